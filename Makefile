@@ -1,0 +1,61 @@
+# rewind's entry points. `make run` and `make test` install what is missing, build, and run.
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+BUILD ?= build
+SAN_BUILD ?= build-sanitize
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 4
+CMAKE_ARGS ?=
+LAB_ARGS ?= --profile checklist --players 8 --duration 60
+
+.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build format tidy clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+configure: setup
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@scripts/run_main.sh $(BUILD) $(LAB_ARGS)
+
+test-unit: build
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
+
+test: test-unit fuzz-smoke
+
+test-sanitize: setup
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
+	  -DREWIND_SANITIZE=ON -DREWIND_BUILD_BENCH=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	@cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest -j $(JOBS) --output-on-failure --timeout 1800 -LE slow
+
+bench: build
+	@scripts/run_benchmarks.sh $(BUILD)
+
+fuzz-build: setup
+	@CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREWIND_BUILD_FUZZ=ON \
+	  -DREWIND_BUILD_TESTS=OFF -DREWIND_BUILD_BENCH=OFF -DREWIND_BUILD_APPS=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+fuzz: fuzz-build
+	@scripts/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	@scripts/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+
+format:
+	@git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
+
+tidy: configure
+	@git ls-files 'src/*.cpp' | xargs clang-tidy -p $(BUILD) --quiet
+
+clean:
+	@rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) build-*

@@ -1,0 +1,20 @@
+# Third-party libraries from Debian's packages, as imported targets (also used by rewindConfig.cmake).
+include_guard(GLOBAL)
+if(NOT TARGET rewind::xxhash)
+  find_path(REWIND_XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
+  find_library(REWIND_XXHASH_LIBRARY xxhash REQUIRED)
+  add_library(rewind::xxhash UNKNOWN IMPORTED)
+  set_target_properties(rewind::xxhash PROPERTIES
+    IMPORTED_LOCATION "${REWIND_XXHASH_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${REWIND_XXHASH_INCLUDE_DIR}")
+endif()
+if(NOT TARGET rewind::enet)
+  find_path(REWIND_ENET_INCLUDE_DIR enet/enet.h)
+  find_library(REWIND_ENET_LIBRARY enet)
+  if(REWIND_ENET_INCLUDE_DIR AND REWIND_ENET_LIBRARY)
+    add_library(rewind::enet UNKNOWN IMPORTED)
+    set_target_properties(rewind::enet PROPERTIES
+      IMPORTED_LOCATION "${REWIND_ENET_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${REWIND_ENET_INCLUDE_DIR}")
+  endif()
+endif()

@@ -1,0 +1,26 @@
+# rewind_module(): one library target per layer (src/<name>, include/rewind/<name>), exported as rewind::<name>.
+set(REWIND_MODULE_TARGETS "" CACHE INTERNAL "")
+function(rewind_module name)
+  cmake_parse_arguments(M "" "" "DEPS;PRIVATE_DEPS" ${ARGN})
+  set(target rewind_${name})
+  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp)
+  if(srcs)
+    add_library(${target} STATIC ${srcs})
+    target_include_directories(${target}
+      PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>
+      PRIVATE ${PROJECT_SOURCE_DIR}/src)
+    target_compile_features(${target} PUBLIC cxx_std_20)
+    target_link_libraries(${target} PUBLIC ${M_DEPS} PRIVATE ${M_PRIVATE_DEPS})
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    rewind_warnings(${target})
+  else()
+    add_library(${target} INTERFACE)
+    target_include_directories(${target}
+      INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
+    target_compile_features(${target} INTERFACE cxx_std_20)
+    target_link_libraries(${target} INTERFACE ${M_DEPS})
+  endif()
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  add_library(rewind::${name} ALIAS ${target})
+  set(REWIND_MODULE_TARGETS ${REWIND_MODULE_TARGETS} ${target} CACHE INTERNAL "")
+endfunction()

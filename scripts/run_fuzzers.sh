@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target in a build folder for N seconds each, from its committed seed corpus.
+set -euo pipefail
+build=$1; seconds=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+shopt -s nullglob
+targets=("$build"/tests/fuzz/fuzz_*)
+if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets built"; exit 1; fi
+failed=0
+for t in "${targets[@]}"; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  seeds="$root/tests/fuzz/corpus/${name#fuzz_}"
+  scratch=$(mktemp -d)
+  args=("$scratch")
+  [ -d "$seeds" ] && args+=("$seeds")
+  if "$t" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=0 \
+       -artifact_prefix="$build/" "${args[@]}" >"$build/$name.log" 2>&1; then
+    echo "fuzz: $name ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/$name.log" || grep -oE '#[0-9]+' "$build/$name.log" | tail -1) runs in ${seconds}s)"
+  else
+    echo "fuzz: $name FAILED, see $build/$name.log"; tail -40 "$build/$name.log"; failed=1
+  fi
+  rm -rf "$scratch"
+done
+exit $failed
