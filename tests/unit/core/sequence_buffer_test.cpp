@@ -1,0 +1,188 @@
+// Tests for SequenceBuffer: window semantics, invalidation as the window slides, and behaviour across the wrap.
+#include <rewind/core/sequence_buffer.hpp>
+#include <rewind/core/sequence.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+#include <type_traits>
+
+namespace rwd {
+namespace {
+
+struct Entry {
+    int value = 0;
+};
+
+TEST(SequenceBuffer, EmptyFindsNothing) {
+    SequenceBuffer<Entry, 8> buf;
+    EXPECT_FALSE(buf.has_newest());
+    EXPECT_EQ(buf.capacity(), 8u);
+    for (std::uint32_t s = 0; s < 65536; s += 97) EXPECT_FALSE(buf.exists(static_cast<Seq16>(s)));
+    EXPECT_FALSE(buf.is_too_old(12345));
+}
+
+TEST(SequenceBuffer, InsertFindRemove) {
+    SequenceBuffer<Entry, 16> buf;
+    Entry* e = buf.insert(100);
+    ASSERT_NE(e, nullptr);
+    e->value = 7;
+    EXPECT_TRUE(buf.has_newest());
+    EXPECT_EQ(buf.newest(), 100);
+    ASSERT_NE(buf.find(100), nullptr);
+    EXPECT_EQ(buf.find(100)->value, 7);
+    EXPECT_FALSE(buf.exists(101));
+    EXPECT_FALSE(buf.exists(100 + 16)) << "same slot, different sequence";
+    const auto& cbuf = buf;
+    EXPECT_EQ(cbuf.find(100)->value, 7);
+    buf.remove(116);  // not present: no effect on 100
+    EXPECT_TRUE(buf.exists(100));
+    buf.remove(100);
+    EXPECT_FALSE(buf.exists(100));
+    EXPECT_EQ(buf.newest(), 100) << "remove does not move the window";
+}
+
+TEST(SequenceBuffer, InsertResetsAnExistingEntry) {
+    SequenceBuffer<Entry, 4> buf;
+    buf.insert(3)->value = 9;
+    Entry* again = buf.insert(3);
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(again->value, 0);
+}
+
+TEST(SequenceBuffer, RejectsTooOldAcceptsLateWithinWindow) {
+    SequenceBuffer<Entry, 8> buf;
+    ASSERT_NE(buf.insert(20), nullptr);
+    EXPECT_NE(buf.insert(13), nullptr) << "20 - 7 is the oldest in the window";
+    EXPECT_EQ(buf.insert(12), nullptr) << "20 - 8 is out";
+    EXPECT_TRUE(buf.is_too_old(12));
+    EXPECT_FALSE(buf.is_too_old(13));
+    EXPECT_FALSE(buf.is_too_old(500)) << "newer is never too old";
+    EXPECT_EQ(buf.newest(), 20);
+    EXPECT_TRUE(buf.exists(13));
+    EXPECT_TRUE(buf.exists(20));
+}
+
+TEST(SequenceBuffer, SlidingWindowDropsPassedEntries) {
+    SequenceBuffer<Entry, 8> buf;
+    for (Seq16 s = 0; s < 8; ++s) buf.insert(s)->value = s;
+    for (Seq16 s = 0; s < 8; ++s) EXPECT_TRUE(buf.exists(s));
+    buf.insert(10);  // window is now 3..10
+    EXPECT_FALSE(buf.exists(0));
+    EXPECT_FALSE(buf.exists(1));
+    EXPECT_FALSE(buf.exists(2));
+    for (Seq16 s = 3; s < 8; ++s) EXPECT_EQ(buf.find(s)->value, s);
+    EXPECT_FALSE(buf.exists(8)) << "never inserted, slot cleared";
+    EXPECT_FALSE(buf.exists(9));
+    EXPECT_TRUE(buf.exists(10));
+    buf.insert(100);  // jump of more than N: everything else is gone
+    for (Seq16 s = 0; s < 100; ++s) EXPECT_FALSE(buf.exists(s)) << s;
+    EXPECT_TRUE(buf.exists(100));
+}
+
+TEST(SequenceBuffer, WorksAcrossThe16BitWrap) {
+    SequenceBuffer<Entry, 32> buf;
+    for (std::uint32_t i = 0; i < 40; ++i) {
+        const auto s = static_cast<Seq16>(65520u + i);
+        buf.insert(s)->value = static_cast<int>(i);
+    }
+    const auto newest = static_cast<Seq16>(65520u + 39);  // 23 after wrapping
+    EXPECT_EQ(buf.newest(), newest);
+    for (std::uint32_t i = 0; i < 40; ++i) {
+        const auto s = static_cast<Seq16>(65520u + i);
+        if (i < 8) {
+            EXPECT_FALSE(buf.exists(s)) << s;
+            EXPECT_TRUE(buf.is_too_old(s)) << s;
+        } else {
+            ASSERT_TRUE(buf.exists(s)) << s;
+            EXPECT_EQ(buf.find(s)->value, static_cast<int>(i));
+        }
+    }
+    EXPECT_EQ(buf.insert(65527), nullptr) << "before the wrap and just out of the window";
+    EXPECT_NE(buf.insert(65528), nullptr) << "the oldest sequence still in the window";
+    EXPECT_NE(buf.insert(65535), nullptr) << "before the wrap but within the window";
+}
+
+TEST(SequenceBuffer, FarAheadTheShortWayRoundIsOld) {
+    SequenceBuffer<Entry, 64> buf;
+    buf.insert(10);
+    EXPECT_EQ(buf.insert(static_cast<Seq16>(10 + 40000)), nullptr) << "40000 ahead reads as 25536 behind";
+    EXPECT_EQ(buf.newest(), 10);
+    EXPECT_NE(buf.insert(static_cast<Seq16>(10 + 30000)), nullptr);
+    EXPECT_EQ(buf.newest(), static_cast<Seq16>(10 + 30000));
+    EXPECT_FALSE(buf.exists(10));
+}
+
+TEST(SequenceBuffer, TickKeysAndUint32WrapAt2To32) {
+    SequenceBuffer<int, 128, Tick> ticks;
+    static_assert(std::is_same_v<decltype(ticks)::key_type, Tick>);
+    Tick t{0xFFFFFFC0u};
+    for (int i = 0; i < 200; ++i) *ticks.insert(t + i) = i;
+    EXPECT_EQ(ticks.newest(), t + 199);
+    EXPECT_FALSE(ticks.exists(t + 71));
+    EXPECT_EQ(*ticks.find(t + 72), 72);
+    ASSERT_NE(ticks.find(Tick{100}), nullptr);
+    EXPECT_EQ(*ticks.find(Tick{100}), 164) << "Tick{100} is t + 164 after the wrap";
+    EXPECT_FALSE(ticks.exists(Tick{0})) << "t + 64 fell out of the window";
+    SequenceBuffer<int, 128, std::uint32_t> raw;
+    *raw.insert(0xFFFFFFFFu) = 1;
+    *raw.insert(5u) = 2;
+    EXPECT_EQ(*raw.find(0xFFFFFFFFu), 1);
+    EXPECT_EQ(raw.newest(), 5u);
+    EXPECT_FALSE(raw.exists(0xFFFFFFFFu + 128u));
+}
+
+TEST(SequenceBuffer, ResetForgetsEverything) {
+    SequenceBuffer<Entry, 8> buf;
+    buf.insert(1000);
+    buf.reset();
+    EXPECT_FALSE(buf.has_newest());
+    EXPECT_FALSE(buf.exists(1000));
+    EXPECT_NE(buf.insert(3), nullptr) << "a fresh window starts anywhere";
+    EXPECT_EQ(buf.newest(), 3);
+}
+
+// Model check: a std::map with the same window rules must agree with the buffer after any operation sequence,
+// including long runs that wrap the 16-bit space.
+RC_GTEST_PROP(SequenceBuffer, AgreesWithAMapModel, ()) {
+    constexpr std::size_t kN = 16;
+    SequenceBuffer<Entry, kN> buf;
+    std::map<Seq16, int> model;
+    bool has = false;
+    Seq16 newest = *rc::gen::arbitrary<Seq16>();
+    const auto ops = *rc::gen::container<std::vector<std::pair<int, int>>>(
+        rc::gen::pair(rc::gen::inRange(0, 10), rc::gen::inRange(-40, 40)));
+    int counter = 0;
+    for (auto [op, delta] : ops) {
+        const auto s = static_cast<Seq16>(newest + delta);
+        if (op < 7) {  // insert
+            Entry* e = buf.insert(s);
+            const bool newer = !has || seq_greater(s, newest);
+            const bool old = has && !newer && seq_diff(newest, s) >= static_cast<int>(kN);
+            RC_ASSERT((e == nullptr) == old);
+            if (e) {
+                e->value = ++counter;
+                if (newer) newest = s;
+                has = true;
+                model[s] = counter;
+            }
+        } else {  // remove
+            buf.remove(s);
+            model.erase(s);
+        }
+        for (auto it = model.begin(); it != model.end();) {  // the model's window rule
+            it = seq_diff(newest, it->first) >= static_cast<int>(kN) ? model.erase(it) : std::next(it);
+        }
+        for (int d = -40; d <= 40; ++d) {
+            const auto q = static_cast<Seq16>(newest + d);
+            const auto m = model.find(q);
+            const Entry* e = buf.find(q);
+            RC_ASSERT((e != nullptr) == (m != model.end()));
+            if (e) RC_ASSERT(e->value == m->second);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace rwd
