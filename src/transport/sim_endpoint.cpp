@@ -1,0 +1,391 @@
+// SimEndpoint: handshake, timeouts, keepalives, acks, reliable-ordered retransmission and measured peer stats.
+#include "transport/sim_endpoint.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace rwd::transport::sim {
+
+SimEndpoint::SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address address, std::size_t max_peers,
+                         bool accept_incoming)
+    : wire_(wire), config_(config), address_(std::move(address)), max_peers_(max_peers),
+      accept_incoming_(accept_incoming) {}
+
+// ---- peers -------------------------------------------------------------------------------------------------------
+
+Peer* SimEndpoint::find(PeerId id) {
+    auto it = peers_.find(id);
+    return it == peers_.end() ? nullptr : it->second.get();
+}
+
+const Peer* SimEndpoint::find(PeerId id) const {
+    auto it = peers_.find(id);
+    return it == peers_.end() ? nullptr : it->second.get();
+}
+
+Peer* SimEndpoint::find(const Address& a) {
+    for (auto& [id, p] : peers_) {
+        if (p->address == a) return p.get();
+    }
+    return nullptr;
+}
+
+Peer& SimEndpoint::add_peer(const Address& a, bool outgoing) {
+    auto p = std::make_unique<Peer>();
+    p->id = next_peer_id_++;
+    p->address = a;
+    p->outgoing = outgoing;
+    p->created_at = p->last_heard = p->last_sent = p->last_connect_attempt = now_;
+    p->rate_sent.window_start = p->rate_received.window_start = now_;
+    Peer& ref = *p;
+    peers_.emplace(ref.id, std::move(p));
+    return ref;
+}
+
+void SimEndpoint::remove_peer(PeerId id, DisconnectReason reason, bool notify) {
+    if (notify) {
+        TransportEvent e;
+        e.type = TransportEvent::Type::disconnected;
+        e.peer = id;
+        e.reason = reason;
+        events_.push_back(std::move(e));
+    }
+    peers_.erase(id);
+}
+
+// ---- Transport -----------------------------------------------------------------------------------------------------
+
+Result<PeerId> SimEndpoint::connect(const Address& to) {
+    if (to == address_) return Error{Errc::invalid_argument, "cannot connect to itself"};
+    if (find(to) != nullptr) return Error{Errc::already_exists, "already connected or connecting to that address"};
+    if (peers_.size() >= max_peers_) return Errc::too_many_peers;
+    Peer& p = add_peer(to, true);
+    send_control(now_, to, PacketType::connect_request);
+    return p.id;
+}
+
+void SimEndpoint::disconnect(PeerId peer, DisconnectReason reason) {
+    Peer* p = find(peer);
+    if (p == nullptr) return;
+    for (int i = 0; i < 3; ++i) send_control(now_, p->address, PacketType::disconnect);  // survives some loss
+    remove_peer(peer, reason, true);
+}
+
+Status SimEndpoint::send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) {
+    Peer* p = find(peer);
+    if (p == nullptr || !p->connected) return Errc::not_connected;
+    if (data.size() > max_message_size()) return Error{Errc::length_too_long, "message larger than max_message_size()"};
+    if (delivery == Delivery::unreliable) {
+        p->unreliable_out.emplace_back(data.begin(), data.end());
+        return {};
+    }
+    if (p->reliable_out.size() >= config_.max_reliable_queue) {
+        return Error{Errc::out_of_space, "reliable queue full"};
+    }
+    OutMessage m;
+    m.id = p->next_message_id++;
+    m.data.assign(data.begin(), data.end());
+    p->reliable_out.push_back(std::move(m));
+    return {};
+}
+
+bool SimEndpoint::poll(TransportEvent& out) {
+    if (events_.empty()) return false;
+    out = std::move(events_.front());
+    events_.pop_front();
+    return true;
+}
+
+PeerStats SimEndpoint::stats(PeerId peer) const {
+    const Peer* p = find(peer);
+    return p == nullptr ? PeerStats{} : p->stats;
+}
+
+std::size_t SimEndpoint::max_message_size() const { return config_.mtu - kHeaderBytes - kMaxMessageOverhead; }
+
+void SimEndpoint::update(Micros now) {
+    now_ = std::max(now, now_);
+    wire_.collect(now_, address_, inbox_);
+    for (const auto& d : inbox_) receive(now_, d.from, d.bytes);
+    inbox_.clear();
+    check_timeouts(now_);
+    for (auto& [id, p] : peers_) {
+        if (!p->connected) {
+            if (now_ - p->last_connect_attempt >= config_.connect_retry) {
+                p->last_connect_attempt = now_;
+                send_control(now_, p->address, PacketType::connect_request);
+            }
+            continue;
+        }
+        flush(now_, *p);
+        evaluate_loss(now_, *p);
+        p->rate_sent.tick(now_);
+        p->rate_received.tick(now_);
+        p->stats.rtt = Micros{std::llround(p->rtt.srtt_us)};
+        p->stats.jitter = Micros{std::llround(p->rtt.rttvar_us)};
+        p->stats.loss = p->loss.fraction();
+        p->stats.kbps_sent = p->rate_sent.kbps;
+        p->stats.kbps_received = p->rate_received.kbps;
+    }
+}
+
+// ---- receiving -----------------------------------------------------------------------------------------------------
+
+void SimEndpoint::receive(Micros now, const Address& from, std::span<const std::uint8_t> bytes) {
+    Peer* p = find(from);
+    const auto header = read_header(bytes);
+    if (!header) {
+        malformed(p);
+        return;
+    }
+    if (p != nullptr) {
+        p->stats.bytes_received += bytes.size();
+        ++p->stats.packets_received;
+        p->rate_received.add(bytes.size());
+    }
+    switch (header->type) {
+        case PacketType::connect_request:
+            if (p == nullptr) {
+                if (!accept_incoming_ || peers_.size() >= max_peers_) {
+                    const std::uint8_t reason = static_cast<std::uint8_t>(DisconnectReason::refused);
+                    send_control(now, from, PacketType::connect_refuse, std::span(&reason, 1));
+                    return;
+                }
+                p = &add_peer(from, false);
+            }
+            p->last_heard = now;
+            if (!p->connected) {  // a new incoming peer, or both sides connecting to each other at once
+                p->connected = true;
+                TransportEvent e;
+                e.type = TransportEvent::Type::connected;
+                e.peer = p->id;
+                events_.push_back(std::move(e));
+            }
+            send_control(now, from, PacketType::connect_accept);
+            return;
+        case PacketType::connect_accept:
+            if (p == nullptr) return;
+            p->last_heard = now;
+            if (!p->connected) {
+                p->connected = true;
+                TransportEvent e;
+                e.type = TransportEvent::Type::connected;
+                e.peer = p->id;
+                events_.push_back(std::move(e));
+            }
+            return;
+        case PacketType::connect_refuse:
+            if (p != nullptr && !p->connected) remove_peer(p->id, DisconnectReason::refused, true);
+            return;
+        case PacketType::disconnect:
+            if (p != nullptr) remove_peer(p->id, DisconnectReason::remote, true);
+            return;
+        case PacketType::data:
+            if (p == nullptr) {
+                wire_.count_unknown_sender();
+                return;
+            }
+            receive_data(now, *p, *header, bytes);
+            return;
+    }
+}
+
+void SimEndpoint::receive_data(Micros now, Peer& p, const Header& h, std::span<const std::uint8_t> bytes) {
+    if (!read_messages(bytes, messages_)) {
+        malformed(&p);
+        return;
+    }
+    if (!p.connected) {  // the accept was lost or overtaken: data from the server completes the handshake
+        p.connected = true;
+        TransportEvent e;
+        e.type = TransportEvent::Type::connected;
+        e.peer = p.id;
+        events_.push_back(std::move(e));
+    }
+    p.last_heard = now;
+    record_received(p, h.seq);
+    if (h.ack_valid) process_acks(now, p, h);
+    for (const MessageView& m : messages_) {
+        if (m.reliable) {
+            deliver_reliable(p, m.id, m.data);
+            continue;
+        }
+        TransportEvent e;
+        e.type = TransportEvent::Type::message;
+        e.peer = p.id;
+        e.delivery = Delivery::unreliable;
+        e.data.assign(m.data.begin(), m.data.end());
+        events_.push_back(std::move(e));
+    }
+}
+
+void SimEndpoint::record_received(Peer& p, Seq16 seq) {
+    p.ack_pending = true;
+    if (!p.have_received) {
+        p.have_received = true;
+        p.remote_latest = seq;
+        p.remote_bits = 0;
+        return;
+    }
+    const std::int32_t d = seq_diff(seq, p.remote_latest);
+    if (d > 0) {
+        if (d < 32) p.remote_bits = (p.remote_bits << static_cast<unsigned>(d)) | (1u << static_cast<unsigned>(d - 1));
+        else p.remote_bits = d == 32 ? (1u << 31u) : 0u;
+        p.remote_latest = seq;
+    } else if (d < 0 && d >= -32) {
+        p.remote_bits |= 1u << static_cast<unsigned>(-d - 1);
+    }
+}
+
+void SimEndpoint::process_acks(Micros now, Peer& p, const Header& h) {
+    for (unsigned i = 0; i <= 32; ++i) {
+        if (i > 0 && (h.ack_bits & (1u << (i - 1))) == 0) continue;
+        const auto seq = static_cast<Seq16>(h.ack - i);
+        SentPacket& s = p.sent[seq % kSentBuffer];
+        if (!s.used || s.seq != seq || s.acked) continue;
+        s.acked = true;
+        p.rtt.add(now - s.sent_at);
+        for (std::uint16_t id : s.reliable_ids) {
+            if (p.reliable_out.empty()) break;
+            const auto index = static_cast<std::uint16_t>(id - p.reliable_out.front().id);
+            if (index < p.reliable_out.size()) p.reliable_out[index].acked = true;
+        }
+    }
+    while (!p.reliable_out.empty() && p.reliable_out.front().acked) p.reliable_out.pop_front();
+}
+
+void SimEndpoint::deliver_reliable(Peer& p, std::uint16_t id, std::span<const std::uint8_t> data) {
+    const std::int32_t ahead = seq_diff(id, p.next_expected);
+    if (ahead < 0 || ahead >= static_cast<std::int32_t>(kReceiveWindow)) return;  // old duplicate / beyond window
+    InSlot& slot = p.received[id % kReceiveWindow];
+    if (!slot.used) {
+        slot.used = true;
+        slot.id = id;
+        slot.data.assign(data.begin(), data.end());
+    }
+    for (;;) {
+        InSlot& next = p.received[p.next_expected % kReceiveWindow];
+        if (!next.used || next.id != p.next_expected) break;
+        TransportEvent e;
+        e.type = TransportEvent::Type::message;
+        e.peer = p.id;
+        e.delivery = Delivery::reliable_ordered;
+        e.data = std::move(next.data);
+        events_.push_back(std::move(e));
+        next = InSlot{};
+        ++p.next_expected;
+    }
+}
+
+void SimEndpoint::malformed(Peer* p) {
+    wire_.count_malformed();
+    if (p != nullptr && ++p->malformed >= config_.max_malformed) disconnect(p->id, DisconnectReason::kicked);
+}
+
+// ---- sending and housekeeping --------------------------------------------------------------------------------------
+
+void SimEndpoint::check_timeouts(Micros now) {
+    std::vector<PeerId> gone;
+    for (const auto& [id, p] : peers_) {
+        const bool dead = p->connected ? now - p->last_heard > config_.timeout
+                                       : now - p->created_at > config_.connect_timeout;
+        if (dead) gone.push_back(id);
+    }
+    for (PeerId id : gone) remove_peer(id, DisconnectReason::timed_out, true);
+}
+
+Micros SimEndpoint::rto(const Peer& p) const {
+    if (!config_.adaptive_rto || !p.rtt.have) return config_.reliable_rto;
+    const auto adaptive = Micros{std::llround(p.rtt.srtt_us + 4.0 * p.rtt.rttvar_us)};
+    return std::max(config_.reliable_rto, adaptive);
+}
+
+Micros SimEndpoint::loss_horizon(const Peer& p) const {
+    if (!p.rtt.have) return Micros{1'000'000};
+    return Micros{std::llround(2.0 * p.rtt.srtt_us + 4.0 * p.rtt.rttvar_us)} + config_.keepalive_interval;
+}
+
+void SimEndpoint::evaluate_loss(Micros now, Peer& p, bool make_room) {
+    // A packet counts as lost when no ack came within the horizon; with make_room, only the packet whose slot the
+    // next send reuses is judged (early, whatever its age).
+    const Micros horizon = loss_horizon(p);
+    while (p.oldest_unevaluated != p.next_seq) {
+        SentPacket& s = p.sent[p.oldest_unevaluated % kSentBuffer];
+        const bool valid = s.used && s.seq == p.oldest_unevaluated;
+        if (make_room) {
+            if (seq_diff(p.next_seq, p.oldest_unevaluated) < static_cast<std::int32_t>(kSentBuffer)) break;
+        } else if (valid && now - s.sent_at < horizon) {
+            break;
+        }
+        if (valid && !s.evaluated) {
+            s.evaluated = true;
+            p.loss.add(!s.acked);
+        }
+        ++p.oldest_unevaluated;
+    }
+}
+
+void SimEndpoint::flush(Micros now, Peer& p) {
+    std::vector<std::uint8_t> packet(kHeaderBytes);
+    std::vector<std::uint16_t> ids;
+    bool emitted = false;
+    auto make_room = [&](std::size_t bytes) {
+        if (packet.size() + bytes <= config_.mtu) return;
+        emit(now, p, packet, std::move(ids));
+        ids = {};
+        emitted = true;
+    };
+    const Micros timeout = rto(p);
+    const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
+    for (std::size_t i = 0; i < window; ++i) {
+        OutMessage& m = p.reliable_out[i];
+        if (m.acked || (m.sent && now - m.last_sent < timeout)) continue;
+        make_room(message_size(true, m.data.size()));
+        append_message(packet, true, m.id, m.data);
+        ids.push_back(m.id);
+        m.sent = true;
+        m.last_sent = now;
+    }
+    while (!p.unreliable_out.empty()) {
+        const std::vector<std::uint8_t>& m = p.unreliable_out.front();
+        make_room(message_size(false, m.size()));
+        append_message(packet, false, 0, m);
+        p.unreliable_out.pop_front();
+    }
+    if (packet.size() > kHeaderBytes || (!emitted && (p.ack_pending || now - p.last_sent >= config_.keepalive_interval))) {
+        emit(now, p, packet, std::move(ids));
+    }
+}
+
+void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids) {
+    evaluate_loss(now, p, true);  // the slot about to be reused must have been counted
+    Header h;
+    h.type = PacketType::data;
+    h.ack_valid = p.have_received;
+    h.seq = p.next_seq;
+    h.ack = p.remote_latest;
+    h.ack_bits = p.remote_bits;
+    write_header(packet, h);
+    SentPacket& s = p.sent[p.next_seq % kSentBuffer];
+    s = SentPacket{true, false, false, p.next_seq, now, std::move(ids)};
+    ++p.next_seq;
+    p.stats.bytes_sent += packet.size();
+    ++p.stats.packets_sent;
+    p.rate_sent.add(packet.size());
+    p.last_sent = now;
+    p.ack_pending = false;
+    wire_.transmit(now, address_, p.address, std::move(packet));
+    packet.assign(kHeaderBytes, 0);
+}
+
+void SimEndpoint::send_control(Micros now, const Address& to, PacketType type, std::span<const std::uint8_t> payload) {
+    std::vector<std::uint8_t> packet;
+    Header h;
+    h.type = type;
+    write_header(packet, h);
+    packet.insert(packet.end(), payload.begin(), payload.end());
+    wire_.transmit(now, address_, to, std::move(packet));
+}
+
+}  // namespace rwd::transport::sim

@@ -1,0 +1,81 @@
+// SimEndpoint: a Transport living inside a SimNetwork; speaks the sim protocol over conditioned links.
+#pragma once
+
+#include <rewind/transport/sim_network.hpp>
+#include <rewind/transport/transport.hpp>
+
+#include "transport/sim_peer.hpp"
+#include "transport/sim_protocol.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace rwd::transport::sim {
+
+// What an endpoint needs from its network: put a datagram on a link, take the ones that arrived.
+class Wire {
+public:
+    struct Datagram {
+        Address from;
+        std::vector<std::uint8_t> bytes;
+    };
+    virtual ~Wire() = default;
+    virtual void transmit(Micros now, const Address& from, const Address& to, std::vector<std::uint8_t> bytes) = 0;
+    virtual void collect(Micros now, const Address& to, std::vector<Datagram>& out) = 0;
+    virtual void count_malformed() = 0;
+    virtual void count_unknown_sender() = 0;
+};
+
+class SimEndpoint final : public Transport {
+public:
+    SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address address, std::size_t max_peers,
+                bool accept_incoming);
+
+    [[nodiscard]] Result<PeerId> connect(const Address& to) override;
+    void disconnect(PeerId peer, DisconnectReason reason = DisconnectReason::local) override;
+    [[nodiscard]] Status send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) override;
+    void update(Micros now) override;
+    [[nodiscard]] bool poll(TransportEvent& out) override;
+    [[nodiscard]] PeerStats stats(PeerId peer) const override;
+    [[nodiscard]] std::size_t max_message_size() const override;
+    [[nodiscard]] std::size_t header_bytes() const override { return kHeaderBytes; }
+
+private:
+    Peer* find(PeerId id);
+    const Peer* find(PeerId id) const;
+    Peer* find(const Address& a);
+    Peer& add_peer(const Address& a, bool outgoing);
+    void remove_peer(PeerId id, DisconnectReason reason, bool notify);
+
+    void receive(Micros now, const Address& from, std::span<const std::uint8_t> bytes);
+    void receive_data(Micros now, Peer& p, const Header& h, std::span<const std::uint8_t> bytes);
+    void process_acks(Micros now, Peer& p, const Header& h);
+    void record_received(Peer& p, Seq16 seq);
+    void deliver_reliable(Peer& p, std::uint16_t id, std::span<const std::uint8_t> data);
+    void malformed(Peer* p);
+
+    void check_timeouts(Micros now);
+    void flush(Micros now, Peer& p);
+    void emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids);
+    void send_control(Micros now, const Address& to, PacketType type, std::span<const std::uint8_t> payload = {});
+    void evaluate_loss(Micros now, Peer& p, bool make_room = false);
+    [[nodiscard]] Micros rto(const Peer& p) const;
+    [[nodiscard]] Micros loss_horizon(const Peer& p) const;
+
+    Wire& wire_;
+    const SimNetworkConfig& config_;
+    Address address_;
+    std::size_t max_peers_;
+    bool accept_incoming_;
+    Micros now_{};
+    PeerId next_peer_id_ = 1;
+    std::map<PeerId, std::unique_ptr<Peer>> peers_;
+    std::deque<TransportEvent> events_;
+    std::vector<Wire::Datagram> inbox_;
+    std::vector<MessageView> messages_;
+};
+
+}  // namespace rwd::transport::sim

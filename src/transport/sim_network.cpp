@@ -1,0 +1,187 @@
+// SimNetwork: owns the endpoints and one LinkConditioner per direction; moves datagrams on virtual time.
+#include <rewind/transport/sim_network.hpp>
+
+#include "transport/sim_endpoint.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace rwd::transport {
+
+namespace {
+
+std::string key_of(const Address& a) { return a.host + ":" + std::to_string(a.port); }
+
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
+
+std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t n) {
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * kFnvPrime;
+    return h;
+}
+
+std::uint64_t fnv(std::uint64_t h, const std::string& s) { return fnv(h, s.data(), s.size() + 1); }
+
+}  // namespace
+
+Status SimNetworkConfig::validate() const {
+    if (Status s = default_link.validate(); !s.ok()) return s;
+    if (reliable_rto.count <= 0) return Error{Errc::invalid_config, "reliable_rto must be > 0"};
+    if (timeout.count <= 0) return Error{Errc::invalid_config, "timeout must be > 0"};
+    if (keepalive_interval.count <= 0 || keepalive_interval >= timeout) {
+        return Error{Errc::invalid_config, "keepalive_interval must be > 0 and < timeout"};
+    }
+    if (connect_retry.count <= 0) return Error{Errc::invalid_config, "connect_retry must be > 0"};
+    if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be > 0"};
+    if (mtu < sim::kHeaderBytes + sim::kMaxMessageOverhead + 1 || mtu > 65507) {
+        return Error{Errc::invalid_config, "mtu must be in [15, 65507]"};
+    }
+    if (max_reliable_queue == 0) return Error{Errc::invalid_config, "max_reliable_queue must be > 0"};
+    if (max_malformed == 0) return Error{Errc::invalid_config, "max_malformed must be > 0"};
+    return {};
+}
+
+class SimNetwork::Impl final : public sim::Wire {
+public:
+    struct Link {
+        Address from, to;
+        LinkConditioner conditioner;
+    };
+
+    explicit Impl(const SimNetworkConfig& c) : config(c) {}
+
+    Link& link(const Address& from, const Address& to) {
+        auto key = std::make_pair(key_of(from), key_of(to));
+        auto it = links.find(key);
+        if (it != links.end()) return it->second;
+        const std::uint64_t link_seed = fnv(fnv(fnv(kFnvOffset, &config.seed, sizeof config.seed), key.first), key.second);
+        auto [pos, inserted] = links.emplace(key, Link{from, to, LinkConditioner(config.default_link, link_seed)});
+        incoming[key.second].push_back(&pos->second);
+        return pos->second;
+    }
+
+    void transmit(Micros at, const Address& from, const Address& to, std::vector<std::uint8_t> bytes) override {
+        ++stats.datagrams_sent;
+        link(from, to).conditioner.submit(at, std::move(bytes));
+    }
+
+    // Takes every datagram due by `at` for `to`, earliest first across its incoming links.
+    void collect(Micros at, const Address& to, std::vector<Datagram>& out) override {
+        out.clear();
+        auto it = incoming.find(key_of(to));
+        if (it == incoming.end()) return;
+        for (;;) {
+            Link* best = nullptr;
+            Micros best_at{};
+            for (Link* l : it->second) {
+                const auto t = l->conditioner.next_ready_time();
+                if (t && *t <= at && (best == nullptr || *t < best_at)) {
+                    best = l;
+                    best_at = *t;
+                }
+            }
+            if (best == nullptr) return;
+            Datagram d{best->from, {}};
+            if (!best->conditioner.pop_ready(at, d.bytes)) return;
+            ++stats.datagrams_delivered;
+            trace = fnv(trace, &best_at.count, sizeof best_at.count);
+            trace = fnv(fnv(trace, key_of(best->from)), key_of(to));
+            trace = fnv(trace, d.bytes.data(), d.bytes.size());
+            out.push_back(std::move(d));
+        }
+    }
+
+    void count_malformed() override { ++stats.malformed; }
+    void count_unknown_sender() override { ++stats.unknown_sender; }
+
+    // Datagrams due at addresses with no endpoint are dropped and counted.
+    void drain_orphans(Micros at) {
+        std::vector<std::uint8_t> sink;
+        for (auto& [key, l] : links) {
+            if (endpoints.count(key.second) != 0) continue;
+            while (l.conditioner.pop_ready(at, sink)) ++stats.datagrams_undeliverable;
+        }
+    }
+
+    SimNetworkConfig config;
+    Micros now{};
+    SimNetworkStats stats;
+    std::uint64_t trace = kFnvOffset;
+    std::map<std::pair<std::string, std::string>, Link> links;  // (from, to) -> link; map nodes never move
+    std::map<std::string, std::vector<Link*>> incoming;          // to -> its links, in creation order
+    std::map<std::string, std::unique_ptr<sim::SimEndpoint>> endpoints;
+};
+
+SimNetwork::SimNetwork(const SimNetworkConfig& config) : impl_(std::make_unique<Impl>(config)) {
+    assert(config.validate().ok() && "SimNetworkConfig does not validate; use SimNetwork::create()");
+}
+
+SimNetwork::~SimNetwork() = default;
+
+Result<std::unique_ptr<SimNetwork>> SimNetwork::create(const SimNetworkConfig& config) {
+    if (Status s = config.validate(); !s.ok()) return s.error();
+    return std::make_unique<SimNetwork>(config);
+}
+
+Result<Transport*> SimNetwork::listen(const Address& address, std::size_t max_peers) {
+    const std::string key = key_of(address);
+    if (impl_->endpoints.count(key) != 0) return Error{Errc::already_exists, "address in use"};
+    auto e = std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, max_peers, true);
+    Transport* t = e.get();
+    impl_->endpoints.emplace(key, std::move(e));
+    return t;
+}
+
+Result<Transport*> SimNetwork::create_endpoint(const Address& address) {
+    const std::string key = key_of(address);
+    if (impl_->endpoints.count(key) != 0) return Error{Errc::already_exists, "address in use"};
+    constexpr std::size_t kOutgoingLimit = 1024;
+    auto e = std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, kOutgoingLimit, false);
+    Transport* t = e.get();
+    impl_->endpoints.emplace(key, std::move(e));
+    return t;
+}
+
+void SimNetwork::close_endpoint(const Address& address) { impl_->endpoints.erase(key_of(address)); }
+
+Status SimNetwork::set_link(const Address& from, const Address& to, const LinkConfig& config) {
+    if (Status s = config.validate(); !s.ok()) return s;
+    return impl_->link(from, to).conditioner.set_config(config);
+}
+
+Status SimNetwork::set_links(const Address& a, const Address& b, const LinkConfig& config) {
+    if (Status s = set_link(a, b, config); !s.ok()) return s;
+    return set_link(b, a, config);
+}
+
+LinkConfig SimNetwork::link(const Address& from, const Address& to) const {
+    auto it = impl_->links.find(std::make_pair(key_of(from), key_of(to)));
+    return it == impl_->links.end() ? impl_->config.default_link : it->second.conditioner.config();
+}
+
+std::optional<LinkCounters> SimNetwork::link_counters(const Address& from, const Address& to) const {
+    auto it = impl_->links.find(std::make_pair(key_of(from), key_of(to)));
+    if (it == impl_->links.end()) return std::nullopt;
+    return it->second.conditioner.counters();
+}
+
+void SimNetwork::inject(Micros now, const Address& from, const Address& to, std::vector<std::uint8_t> datagram) {
+    impl_->transmit(now, from, to, std::move(datagram));
+}
+
+void SimNetwork::advance_to(Micros now) {
+    impl_->now = std::max(impl_->now, now);
+    for (auto& [key, e] : impl_->endpoints) e->update(impl_->now);
+    impl_->drain_orphans(impl_->now);
+}
+
+Micros SimNetwork::now() const { return impl_->now; }
+const SimNetworkStats& SimNetwork::stats() const { return impl_->stats; }
+std::uint64_t SimNetwork::trace_hash() const { return impl_->trace; }
+const SimNetworkConfig& SimNetwork::config() const { return impl_->config; }
+
+}  // namespace rwd::transport
