@@ -1,0 +1,70 @@
+// Test helper: a SimNetwork with a server and clients, stepped in fixed increments, recording every event with its time.
+#pragma once
+
+#include <rewind/transport/sim_network.hpp>
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace rwd::transport::testing {
+
+struct TimedEvent {
+    Micros at;
+    TransportEvent event;
+};
+
+struct Node {
+    Transport* transport = nullptr;
+    std::vector<TimedEvent> events;
+
+    /// Events of one type, optionally only reliable/unreliable messages.
+    [[nodiscard]] std::vector<TimedEvent> of(TransportEvent::Type type) const {
+        std::vector<TimedEvent> out;
+        for (const auto& e : events) {
+            if (e.event.type == type) out.push_back(e);
+        }
+        return out;
+    }
+};
+
+inline const Address kServer{"server", 1000};
+inline Address client_address(int i) { return Address{"client" + std::to_string(i), 2000}; }
+
+class Harness {
+public:
+    explicit Harness(const SimNetworkConfig& config) : net(config) {}
+
+    Node& add_server(std::size_t max_peers) {
+        nodes.push_back(Node{net.listen(kServer, max_peers).value(), {}});
+        return nodes.back();
+    }
+    Node& add_client(int i) {
+        nodes.push_back(Node{net.create_endpoint(client_address(i)).value(), {}});
+        return nodes.back();
+    }
+
+    /// Advances in `step` increments up to `until`, collecting events after each step.
+    void run_until(Micros until, Micros step = Micros{1000}) {
+        while (now < until) {
+            now = std::min(until, now + step);
+            net.advance_to(now);
+            drain();
+        }
+    }
+
+    void drain() {
+        for (Node& n : nodes) {
+            TransportEvent e;
+            while (n.transport->poll(e)) n.events.push_back(TimedEvent{now, std::move(e)});
+        }
+    }
+
+    SimNetwork net;
+    std::deque<Node> nodes;  // a deque: references stay valid as nodes are added
+    Micros now{};
+};
+
+}  // namespace rwd::transport::testing
