@@ -1,4 +1,5 @@
-// Benchmarks for core: checksum64 throughput against a memcpy baseline, Rng draws, SequenceBuffer insert/find.
+// Benchmarks for core: checksum64 throughput against a memcpy baseline, Rng draws, SequenceBuffer
+// insert/find.
 #include <rewind/core/checksum.hpp>
 #include <rewind/core/rng.hpp>
 #include <rewind/core/sequence_buffer.hpp>
@@ -92,7 +93,8 @@ void BM_SequenceBufferFind(benchmark::State& state) {
     for (std::uint32_t s = 0; s < 1000; ++s) buf.insert(static_cast<std::uint16_t>(s));
     std::uint16_t q = 0;
     for (auto _ : state) {
-        benchmark::DoNotOptimize(buf.find(static_cast<std::uint16_t>(1000 - (q++ & 511))));  // half hit, half miss
+        benchmark::DoNotOptimize(
+            buf.find(static_cast<std::uint16_t>(1000 - (q++ & 511))));  // half hit, half miss
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }

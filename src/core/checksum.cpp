@@ -13,9 +13,10 @@ namespace rwd {
 // comparable between every machine rewind runs on.
 static_assert(std::endian::native == std::endian::little, "rewind checksums assume a little-endian machine");
 static_assert(sizeof(XXH3_state_t) <= Hasher::kStateSize, "Hasher::kStateSize is too small for this xxhash");
-static_assert(alignof(XXH3_state_t) <= Hasher::kStateAlign, "Hasher::kStateAlign is too small for this xxhash");
-// Hasher is copied byte for byte; that is sound because a default-secret or seeded XXH3 state holds no pointer
-// into itself (extSecret stays null).
+static_assert(alignof(XXH3_state_t) <= Hasher::kStateAlign,
+              "Hasher::kStateAlign is too small for this xxhash");
+// Hasher is copied byte for byte; that is sound because a default-secret or seeded XXH3 state holds no
+// pointer into itself (extSecret stays null).
 static_assert(std::is_trivially_copyable_v<XXH3_state_t>, "XXH3_state_t must be trivially copyable");
 
 namespace {

@@ -12,11 +12,12 @@ namespace {
 constexpr int kMaxRateHz = 1000;
 constexpr int kMaxTicksCap = 1000;
 constexpr std::int64_t kPpm = 1'000'000;
-// One tick is 1e6 us / rate; in accumulator units (us x rate x ppm) that is 1e6 x 1e6, independent of the rate.
+// One tick is 1e6 us / rate; in accumulator units (us x rate x ppm) that is 1e6 x 1e6, independent of the
+// rate.
 constexpr std::int64_t kUnitsPerTick = 1'000'000LL * kPpm;
 
-// elapsed x rate x ppm can exceed 64 bits for a long pause (hours at a high rate), so the product is formed in
-// 128 bits; GCC and Clang both provide the type.
+// elapsed x rate x ppm can exceed 64 bits for a long pause (hours at a high rate), so the product is formed
+// in 128 bits; GCC and Clang both provide the type.
 __extension__ using Wide = __int128;
 
 FixedStepConfig sanitized(FixedStepConfig c) {

@@ -1,4 +1,5 @@
-/// 64-bit checksums (XXH3) of bytes, of whole trivially copyable values, and incrementally, for desync detection.
+/// 64-bit checksums (XXH3) of bytes, of whole trivially copyable values, and incrementally, for desync
+/// detection.
 #pragma once
 
 #include <cstddef>
@@ -11,18 +12,18 @@ namespace rwd {
 /// XXH3-64 of `data` with `seed`: the same bytes give the same value on every platform and run.
 std::uint64_t checksum64(std::span<const std::byte> data, std::uint64_t seed = 0);
 
-/// Whether checksum_of / Hasher::add_value accept T: trivially copyable and free of padding. Padding bytes have
-/// indeterminate values (whatever was on the stack or heap before), so hashing them would make two equal states
-/// hash differently from run to run or machine to machine: exactly the false desync a checksum must not report.
-/// Add explicit padding members (zeroed) or reorder fields until this holds.
+/// Whether checksum_of / Hasher::add_value accept T: trivially copyable and free of padding. Padding bytes
+/// have indeterminate values (whatever was on the stack or heap before), so hashing them would make two equal
+/// states hash differently from run to run or machine to machine: exactly the false desync a checksum must
+/// not report. Add explicit padding members (zeroed) or reorder fields until this holds.
 template <class T>
 inline constexpr bool kChecksummable =
-    std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>;
+    std::is_trivially_copyable_v<T>&& std::has_unique_object_representations_v<T>;
 
-/// XXH3-64 of the object representation of `value`. Multi-byte fields hash in the machine's byte order; rewind
-/// targets little-endian machines only (checked in checksum.cpp), so the value is the same on all of them.
-/// float/double members are rejected by the padding check (they lack unique representations: +0.0 vs -0.0);
-/// store such fields as fixed-point integers, or hash their bytes explicitly with checksum64.
+/// XXH3-64 of the object representation of `value`. Multi-byte fields hash in the machine's byte order;
+/// rewind targets little-endian machines only (checked in checksum.cpp), so the value is the same on all of
+/// them. float/double members are rejected by the padding check (they lack unique representations: +0.0 vs
+/// -0.0); store such fields as fixed-point integers, or hash their bytes explicitly with checksum64.
 template <class T>
 std::uint64_t checksum_of(const T& value, std::uint64_t seed = 0) {
     static_assert(std::is_trivially_copyable_v<T>, "checksum_of needs a trivially copyable type");
@@ -45,8 +46,9 @@ public:
     template <class T>
     void add_value(const T& value) {
         static_assert(std::is_trivially_copyable_v<T>, "add_value needs a trivially copyable type");
-        static_assert(std::has_unique_object_representations_v<T>,
-                      "add_value: T has padding (or floating point) bytes; the digest would not be deterministic");
+        static_assert(
+            std::has_unique_object_representations_v<T>,
+            "add_value: T has padding (or floating point) bytes; the digest would not be deterministic");
         add(std::as_bytes(std::span<const T, 1>(&value, 1)));
     }
     /// The checksum of everything added so far; adding more afterwards is allowed.

@@ -1,4 +1,5 @@
-/// Logger: a replaceable log hook carried in configs (no global logger), plus a stderr logger and printf helper.
+/// Logger: a replaceable log hook carried in configs (no global logger), plus a stderr logger and printf
+/// helper.
 #pragma once
 
 #include <cstddef>
@@ -12,21 +13,26 @@ enum class LogLevel { debug, info, warn, error };
 /// The readable name of a level: "debug", "info", "warn" or "error".
 constexpr std::string_view level_name(LogLevel level) {
     switch (level) {
-        case LogLevel::debug: return "debug";
-        case LogLevel::info: return "info";
-        case LogLevel::warn: return "warn";
-        case LogLevel::error: return "error";
+        case LogLevel::debug:
+            return "debug";
+        case LogLevel::info:
+            return "info";
+        case LogLevel::warn:
+            return "warn";
+        case LogLevel::error:
+            return "error";
     }
     return "unknown";
 }
 
 /// A log sink the app supplies: a plain function pointer plus its user pointer. A default Logger is silent.
 struct Logger {
-    /// The hook: receives the app's `user` pointer, the level and the message (not null-terminated, no newline).
+    /// The hook: receives the app's `user` pointer, the level and the message (not null-terminated, no
+    /// newline).
     using Fn = void (*)(void* user, LogLevel level, std::string_view message);
-    Fn fn = nullptr;                       ///< where messages go; null drops everything
-    void* user = nullptr;                  ///< passed back to fn untouched
-    LogLevel min_level = LogLevel::info;   ///< messages below this level are dropped
+    Fn fn = nullptr;                      ///< where messages go; null drops everything
+    void* user = nullptr;                 ///< passed back to fn untouched
+    LogLevel min_level = LogLevel::info;  ///< messages below this level are dropped
 
     /// Whether a message at `level` would reach the hook (use it to skip building expensive messages).
     [[nodiscard]] constexpr bool enabled(LogLevel level) const { return fn != nullptr && level >= min_level; }

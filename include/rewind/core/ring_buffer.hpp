@@ -80,9 +80,15 @@ public:
     }
 
     /// The i-th oldest element (0 = oldest). Precondition: i < size().
-    constexpr T& operator[](std::size_t i) { assert(i < size_); return items_[slot(i)]; }
+    constexpr T& operator[](std::size_t i) {
+        assert(i < size_);
+        return items_[slot(i)];
+    }
     /// The i-th oldest element (0 = oldest). Precondition: i < size().
-    constexpr const T& operator[](std::size_t i) const { assert(i < size_); return items_[slot(i)]; }
+    constexpr const T& operator[](std::size_t i) const {
+        assert(i < size_);
+        return items_[slot(i)];
+    }
     /// The oldest element. Precondition: !empty().
     constexpr T& front() { return (*this)[0]; }
     /// The oldest element. Precondition: !empty().
@@ -135,10 +141,24 @@ private:
         constexpr pointer operator->() const { return &(*owner_)[pos_]; }
         constexpr reference operator[](difference_type d) const { return *(*this + d); }
 
-        constexpr Iter& operator++() { ++pos_; return *this; }
-        constexpr Iter operator++(int) { Iter t = *this; ++pos_; return t; }
-        constexpr Iter& operator--() { --pos_; return *this; }
-        constexpr Iter operator--(int) { Iter t = *this; --pos_; return t; }
+        constexpr Iter& operator++() {
+            ++pos_;
+            return *this;
+        }
+        constexpr Iter operator++(int) {
+            Iter t = *this;
+            ++pos_;
+            return t;
+        }
+        constexpr Iter& operator--() {
+            --pos_;
+            return *this;
+        }
+        constexpr Iter operator--(int) {
+            Iter t = *this;
+            --pos_;
+            return t;
+        }
         constexpr Iter& operator+=(difference_type d) {
             pos_ = static_cast<std::size_t>(static_cast<difference_type>(pos_) + d);
             return *this;

@@ -1,14 +1,15 @@
-/// Rng: PCG32 (XSH-RR), a small seeded generator with identical output on every platform, safe to keep in a State.
+/// Rng: PCG32 (XSH-RR), a small seeded generator with identical output on every platform, safe to keep in a
+/// State.
 #pragma once
 
 #include <cstdint>
 
 namespace rwd {
 
-/// PCG32 as documented by M. E. O'Neill (pcg-random.org): 64-bit LCG state, 64-bit odd increment (the stream),
-/// XSH-RR output. Trivially copyable and free of padding, so a game can store it inside its simulated State,
-/// copy it for rollback and checksum it. Only integer arithmetic with defined wrap-around: the sequence is the
-/// same on every compiler and platform.
+/// PCG32 as documented by M. E. O'Neill (pcg-random.org): 64-bit LCG state, 64-bit odd increment (the
+/// stream), XSH-RR output. Trivially copyable and free of padding, so a game can store it inside its
+/// simulated State, copy it for rollback and checksum it. Only integer arithmetic with defined wrap-around:
+/// the sequence is the same on every compiler and platform.
 class Rng {
 public:
     /// Seeds the generator exactly like the reference pcg32_srandom_r(seed, stream).
@@ -59,7 +60,8 @@ public:
         }
         const std::uint32_t span = static_cast<std::uint32_t>(hi) - static_cast<std::uint32_t>(lo);
         const std::uint32_t offset = span == 0xFFFFFFFFu ? next_u32() : uniform(span + 1u);
-        return static_cast<std::int32_t>(static_cast<std::uint32_t>(lo) + offset);  // modular, defined in C++20
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(lo) +
+                                         offset);  // modular, defined in C++20
     }
 
     /// True with probability num/den (exact, integer only); den 0 gives false without consuming a draw.
@@ -68,11 +70,10 @@ public:
         return uniform(den) < num;
     }
 
-    /// A double in [0, 1) with 53 random bits. For uses outside the deterministic simulation (e.g. the network
-    /// simulator): floating point is exact here, but games should prefer the integer calls above in step().
-    constexpr double next_double() {
-        return static_cast<double>(next_u64() >> 11u) * 0x1.0p-53;
-    }
+    /// A double in [0, 1) with 53 random bits. For uses outside the deterministic simulation (e.g. the
+    /// network simulator): floating point is exact here, but games should prefer the integer calls above in
+    /// step().
+    constexpr double next_double() { return static_cast<double>(next_u64() >> 11u) * 0x1.0p-53; }
 
     /// Same state and stream: the two generators produce the same sequence from here on.
     friend constexpr bool operator==(const Rng&, const Rng&) = default;

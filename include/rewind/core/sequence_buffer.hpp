@@ -1,4 +1,5 @@
-/// SequenceBuffer: a fixed window of the newest N entries keyed by a wrapping sequence or tick number (no heap).
+/// SequenceBuffer: a fixed window of the newest N entries keyed by a wrapping sequence or tick number (no
+/// heap).
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -39,18 +40,19 @@ struct SeqKeyTraits<Tick> {
 
 }  // namespace detail
 
-/// The classic reliable.io / yojimbo sequence buffer: slot = sequence mod N, with each slot's sequence and a valid
-/// flag stored beside it. Inserting a newer sequence invalidates every slot the window slides past, so an entry
-/// that fell out of the window is never returned, also across the wrap. Comparisons are wrap-aware: a sequence
-/// is newer when it is ahead the short way round the circle.
-/// Key is Seq16 (std::uint16_t), std::uint32_t or Tick. N must be a power of two (so slots stay consecutive
-/// across the wrap) and at most half the key's range (so "newer" is unambiguous).
+/// The classic reliable.io / yojimbo sequence buffer: slot = sequence mod N, with each slot's sequence and a
+/// valid flag stored beside it. Inserting a newer sequence invalidates every slot the window slides past, so
+/// an entry that fell out of the window is never returned, also across the wrap. Comparisons are wrap-aware:
+/// a sequence is newer when it is ahead the short way round the circle. Key is Seq16 (std::uint16_t),
+/// std::uint32_t or Tick. N must be a power of two (so slots stay consecutive across the wrap) and at most
+/// half the key's range (so "newer" is unambiguous).
 template <class T, std::size_t N, class Key = std::uint16_t>
 class SequenceBuffer {
     using Traits = detail::SeqKeyTraits<Key>;
     using Raw = typename Traits::Raw;
     static_assert(N > 0 && (N & (N - 1)) == 0, "SequenceBuffer capacity must be a power of two");
-    static_assert(N <= (std::size_t{1} << (8 * sizeof(Raw) - 1)), "SequenceBuffer capacity exceeds half the key range");
+    static_assert(N <= (std::size_t{1} << (8 * sizeof(Raw) - 1)),
+                  "SequenceBuffer capacity exceeds half the key range");
     static_assert(std::is_default_constructible_v<T> && std::is_move_assignable_v<T>,
                   "SequenceBuffer entries must be default constructible and assignable");
 
@@ -63,9 +65,9 @@ public:
     /// Number of slots: the window keeps the newest N sequences.
     static constexpr std::size_t capacity() { return N; }
 
-    /// Stores a fresh (value-initialized) entry for `seq` and returns it, or nullptr when `seq` is too old: at or
-    /// beyond N behind the newest. A newer `seq` slides the window forward and drops the entries it passes.
-    /// Inserting an existing sequence again resets its entry.
+    /// Stores a fresh (value-initialized) entry for `seq` and returns it, or nullptr when `seq` is too old:
+    /// at or beyond N behind the newest. A newer `seq` slides the window forward and drops the entries it
+    /// passes. Inserting an existing sequence again resets its entry.
     T* insert(Key key) {
         const Raw seq = Traits::raw(key);
         if (!has_newest_) {

@@ -13,7 +13,9 @@
 namespace rwd {
 namespace {
 
-std::span<const std::byte> bytes_of(std::string_view s) { return std::as_bytes(std::span(s.data(), s.size())); }
+std::span<const std::byte> bytes_of(std::string_view s) {
+    return std::as_bytes(std::span(s.data(), s.size()));
+}
 
 std::vector<std::byte> pattern(std::size_t n) {  // byte i = i mod 251, as written for xxhsum
     std::vector<std::byte> v(n);
@@ -105,8 +107,8 @@ TEST(Hasher, ChunkedEqualsOneShotAcrossBlockBoundaries) {
     }
 }
 
-RC_GTEST_PROP(Hasher, AnySplitEqualsOneShot, (std::vector<std::uint8_t> raw, std::vector<std::size_t> cuts,
-                                              std::uint64_t seed)) {
+RC_GTEST_PROP(Hasher, AnySplitEqualsOneShot,
+              (std::vector<std::uint8_t> raw, std::vector<std::size_t> cuts, std::uint64_t seed)) {
     const auto data = std::as_bytes(std::span(raw));
     Hasher h(seed);
     std::size_t off = 0;

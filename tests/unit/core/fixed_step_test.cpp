@@ -1,4 +1,5 @@
-// Tests for FixedStep: no drift over long runs, time scale, alpha, the spiral-of-death cap, and config checks.
+// Tests for FixedStep: no drift over long runs, time scale, alpha, the spiral-of-death cap, and config
+// checks.
 #include <rewind/core/fixed_step.hpp>
 #include <rewind/core/rng.hpp>
 
@@ -148,7 +149,7 @@ TEST(FixedStep, AlphaMeasuresTheFraction) {
 }
 
 TEST(FixedStep, CapsTicksPerUpdateAndCountsDropped) {
-    FixedStep fs;  // 60 Hz, cap 8
+    FixedStep fs;                                        // 60 Hz, cap 8
     EXPECT_EQ(fs.advance(Micros{1'000'000 + 8333}), 8);  // 60.5 ticks of work
     EXPECT_EQ(fs.dropped_ticks(), 52u);
     EXPECT_NEAR(fs.alpha(), 0.5, 1e-3) << "the fraction survives the cap";

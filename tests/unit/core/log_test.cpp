@@ -1,4 +1,5 @@
-// Tests for Logger: the hook receives messages with user pointer and level, levels filter, logf formats safely.
+// Tests for Logger: the hook receives messages with user pointer and level, levels filter, logf formats
+// safely.
 #include <rewind/core/log.hpp>
 
 #include <gtest/gtest.h>

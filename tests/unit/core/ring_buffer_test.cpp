@@ -1,4 +1,5 @@
-// Tests for RingBuffer: FIFO order, refusing vs overwriting when full, indexing and iteration across the wrap.
+// Tests for RingBuffer: FIFO order, refusing vs overwriting when full, indexing and iteration across the
+// wrap.
 #include <rewind/core/ring_buffer.hpp>
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
-// Tests for SequenceBuffer: window semantics, invalidation as the window slides, and behaviour across the wrap.
-#include <rewind/core/sequence_buffer.hpp>
+// Tests for SequenceBuffer: window semantics, invalidation as the window slides, and behaviour across the
+// wrap.
 #include <rewind/core/sequence.hpp>
+#include <rewind/core/sequence_buffer.hpp>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
