@@ -1,0 +1,83 @@
+/// ArenaGame: the arena's game traits for rewind (deterministic step, server hooks, replication hooks).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <rewind/core/tick.hpp>
+#include <rewind/sync/view_time.hpp>
+
+#include "arena/constants.hpp"
+#include "arena/hitbox.hpp"
+#include "arena/input.hpp"
+#include "arena/snapshot.hpp"
+#include "arena/state.hpp"
+#include "arena/state_serialize.hpp"
+
+namespace arena {
+
+/// The traits struct the library's sessions are instantiated with (DeterministicGame, ServerGame, ReplicatedGame).
+struct ArenaGame {
+    /// Player slots 0..kMaxPlayers-1.
+    static constexpr int kMaxPlayers = arena::kMaxPlayers;
+    /// Size of one grid unit in metres.
+    static constexpr double kMetersPerUnit = 1.0 / kUnitsPerMeter;
+
+    using State = arena::State;                    ///< the whole match
+    using Input = arena::Input;                    ///< one player's input for one tick
+    using Hitbox = arena::Hitbox;                  ///< a hit circle for lag compensation
+    using EntitySnapshot = arena::EntitySnapshot;  ///< one replicated entity
+    /// One entity with its stable id.
+    struct EntityRecord {
+        std::uint32_t id = 0;     ///< player slot, or projectile_entity_id()
+        EntitySnapshot snap{};    ///< its replicated fields
+    };
+
+    /// Advances one tick (1/60 s). inputs.size() must be kMaxPlayers (slots without a player are ignored);
+    /// `rewound` is nullptr except on a lag-compensating server. Integer-only: bit-identical everywhere.
+    static void step(State& s, std::span<const Input> inputs, const rwd::RewoundTargets<ArenaGame>* rewound);
+    /// Checksum of every byte of the state.
+    static std::uint64_t checksum(const State& s);
+    /// Appends one line per differing field ("players[3].x: 1000 -> 1010") to `out`.
+    static void describe_diff(const State& a, const State& b, std::string& out);
+
+    /// Seats a player in `slot` and spawns it (out-of-range slots are ignored).
+    static void add_player(State& s, int slot);
+    /// Empties `slot`: the player and its projectiles vanish.
+    static void remove_player(State& s, int slot);
+    /// Clamps axes, strips unknown buttons, caps the view delay; counts each change in `violations`.
+    static Input sanitize(const Input& in, std::uint32_t& violations);
+
+    /// Every slot's current hit circle (out.size() must be kMaxPlayers).
+    static void capture_hitboxes(const State& s, std::span<Hitbox> out);
+    /// Linear blend a -> b at t_q16/65536; across a death or respawn, the nearer endpoint.
+    static Hitbox lerp_hitbox(const Hitbox& a, const Hitbox& b, std::uint32_t t_q16);
+    /// True if the input pulls the rifle (hitscan) trigger.
+    static bool fires(const Input& in);
+    /// The view time stamped into an input sent for `input_tick`.
+    static rwd::ViewTime view_time(const Input& in, rwd::Tick input_tick);
+    /// Stamps the view time into an input for `input_tick` (delays beyond kMaxViewDelay are capped).
+    static void set_view_time(Input& in, rwd::Tick input_tick, rwd::ViewTime v);
+
+    /// Every entity (players, then projectiles), sorted by id.
+    static void capture(const State& s, std::vector<EntityRecord>& out);
+    /// A state for client prediction from entities (untrusted: ids and values are checked and clamped).
+    static void restore(State& s, std::span<const EntityRecord> entities);
+    /// Entity id of the player in `slot`.
+    static std::uint32_t player_entity(int slot) { return player_entity_id(slot); }
+    /// Blend for rendering: positions linearly, aim the short way round, the rest from the nearer end.
+    static EntitySnapshot interpolate(const EntitySnapshot& a, const EntitySnapshot& b, float t);
+    /// Bitmask of differing field groups (SnapshotField).
+    static std::uint32_t diff_fields(const EntitySnapshot& a, const EntitySnapshot& b) {
+        return arena::diff_fields(a, b);
+    }
+    /// Name of a SnapshotField bit.
+    static std::string_view field_name(int bit) { return arena::field_name(bit); }
+    /// Distance between two entities' positions in grid units.
+    static std::int64_t position_error_q(const EntitySnapshot& a, const EntitySnapshot& b);
+};
+
+}  // namespace arena

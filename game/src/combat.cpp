@@ -1,0 +1,82 @@
+// Combat: rifle hitscan (optionally against lag-compensated targets), damage, death, kill credit, respawn.
+#include <array>
+#include <cstdint>
+
+#include "arena/constants.hpp"
+#include "arena/fixed_math.hpp"
+#include "arena/map.hpp"
+#include "sim.hpp"
+
+namespace arena::sim {
+
+void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound, TickScratch& scratch) {
+    const Player& p = s.players[shooter];
+    Ray ray{p.x, p.y, cos_q14(p.aim), sin_q14(p.aim), kRifleRange};
+    ray.length = ray_walls(ray);  // the shot stops at the first wall
+    int hit = -1;
+    std::int32_t best = 0;
+    for (int t = 0; t < kMaxPlayers; ++t) {
+        if (t == shooter || !s.players[t].alive()) continue;
+        std::int32_t tx = s.players[t].x;
+        std::int32_t ty = s.players[t].y;
+        std::int32_t tr = kPlayerRadius;
+        if (rewound != nullptr) {
+            // Lag compensation: test the target where the shooter saw it.
+            const Hitbox& hb = (*rewound)[t];
+            if (!hb.alive) continue;
+            tx = hb.x;
+            ty = hb.y;
+            tr = hb.r < 0 ? 0 : (hb.r > 4 * kPlayerRadius ? 4 * kPlayerRadius : hb.r);
+        }
+        const auto entry = ray_circle(ray, tx, ty, tr);
+        if (entry && (hit < 0 || *entry < best)) {
+            hit = t;
+            best = *entry;
+        }
+    }
+    if (hit >= 0) apply_damage(s, hit, shooter, kRifleDamage, scratch);
+}
+
+void apply_damage(State& s, int target, int attacker, std::int16_t damage, TickScratch& scratch) {
+    Player& t = s.players[target];
+    if (!t.alive() || t.hp <= 0) return;  // already dead, or already dealt a killing blow this tick
+    t.hp = static_cast<std::int16_t>(t.hp > damage ? t.hp - damage : 0);
+    if (t.hp == 0) scratch.killer[target] = static_cast<std::int8_t>(attacker);
+}
+
+void process_deaths(State& s, const TickScratch& scratch) {
+    for (int i = 0; i < kMaxPlayers; ++i) {
+        Player& p = s.players[i];
+        if (!p.alive() || p.hp > 0) continue;
+        p.flags = static_cast<std::uint8_t>(p.flags & ~kAlive);
+        p.hp = 0;
+        p.vx = 0;
+        p.vy = 0;
+        p.reload_timer = 0;
+        p.dash_timer = 0;
+        p.respawn_timer = kRespawnTicks;
+        ++p.deaths;
+        const int k = scratch.killer[i];
+        if (k >= 0 && k < kMaxPlayers && k != i && s.players[k].present()) ++s.players[k].score;
+    }
+}
+
+void respawn(Player& p) {
+    const auto spawns = spawn_points();
+    const Point at = spawns[p.rng.uniform(static_cast<std::uint32_t>(spawns.size()))];
+    p.x = at.x;
+    p.y = at.y;
+    p.vx = 0;
+    p.vy = 0;
+    p.hp = kMaxHp;
+    p.ammo = kRifleMagazine;
+    p.fire_cooldown = 0;
+    p.alt_cooldown = 0;
+    p.reload_timer = 0;
+    p.dash_timer = 0;
+    p.dash_cooldown = 0;
+    p.respawn_timer = 0;
+    p.flags = static_cast<std::uint8_t>(p.flags | kPresent | kAlive);
+}
+
+}  // namespace arena::sim
