@@ -1,0 +1,61 @@
+// P2PConfig validation and the readable names of rollback events and advance results.
+#include <rewind/session/rollback/types.hpp>
+
+namespace rwd::rollback {
+
+Status P2PConfig::validate() const {
+    if (num_players < 1 || num_players > kMaxSessionPlayers) {
+        return Error{Errc::invalid_config, "num_players must be 1..8"};
+    }
+    if (input_delay < 0 || input_delay > kMaxInputDelay) return Error{Errc::invalid_config, "input_delay must be 0..30"};
+    if (max_prediction < 0 || max_prediction > kMaxPredictionWindow) {
+        return Error{Errc::invalid_config, "max_prediction must be 0..32"};
+    }
+    if (checksum_interval < 0) return Error{Errc::invalid_config, "checksum_interval must be >= 0"};
+    if (sync_roundtrips < 1 || sync_roundtrips > 100) return Error{Errc::invalid_config, "sync_roundtrips must be 1..100"};
+    if (sync_retry <= Micros{0} || keepalive_interval <= Micros{0} || resend_interval <= Micros{0} ||
+        quality_interval <= Micros{0} || frame_duration <= Micros{0}) {
+        return Error{Errc::invalid_config, "intervals must be positive"};
+    }
+    if (disconnect_notice <= Micros{0} || disconnect_timeout < disconnect_notice) {
+        return Error{Errc::invalid_config, "need 0 < disconnect_notice <= disconnect_timeout"};
+    }
+    if (!(time_sync_gain >= 0.0) || !(time_sync_max_adjust >= 0.0 && time_sync_max_adjust < 0.5) ||
+        !(time_sync_deadband >= 0.0)) {
+        return Error{Errc::invalid_config, "time sync gain/deadband must be >= 0, max_adjust in [0, 0.5)"};
+    }
+    if (stall_frames_ahead < 0) return Error{Errc::invalid_config, "stall_frames_ahead must be >= 0"};
+    if (max_spectators < 0 || max_spectators > 64) return Error{Errc::invalid_config, "max_spectators must be 0..64"};
+    return {};
+}
+
+std::string_view event_name(SessionEvent::Type type) {
+    using T = SessionEvent::Type;
+    switch (type) {
+        case T::synchronizing: return "synchronizing";
+        case T::synchronized: return "synchronized";
+        case T::running: return "running";
+        case T::interrupted: return "interrupted";
+        case T::resumed: return "resumed";
+        case T::disconnected: return "disconnected";
+        case T::time_sync: return "time_sync";
+        case T::desync_detected: return "desync_detected";
+        case T::spectator_joined: return "spectator_joined";
+        case T::spectator_left: return "spectator_left";
+    }
+    return "unknown";
+}
+
+std::string_view advance_status_name(AdvanceStatus status) {
+    switch (status) {
+        case AdvanceStatus::advanced: return "advanced";
+        case AdvanceStatus::synchronizing: return "synchronizing";
+        case AdvanceStatus::prediction_threshold: return "prediction_threshold";
+        case AdvanceStatus::time_sync_stall: return "time_sync_stall";
+        case AdvanceStatus::missing_local_input: return "missing_local_input";
+        case AdvanceStatus::finished: return "finished";
+    }
+    return "unknown";
+}
+
+}  // namespace rwd::rollback
