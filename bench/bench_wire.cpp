@@ -1,0 +1,173 @@
+// Wire benchmarks: bit-packing throughput against memcpy of the same bytes, and a typical input packet.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <numbers>
+#include <vector>
+
+#include <rewind/wire/message.hpp>
+#include <rewind/wire/serialize.hpp>
+
+namespace {
+
+using namespace rwd::wire;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kValues = 4096;
+
+std::vector<std::uint32_t> make_values(int bits) {
+    std::vector<std::uint32_t> v(kValues);
+    std::uint32_t x = 0x9E3779B9u;
+    for (auto& e : v) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        e = bits == 32 ? x : x & ((std::uint32_t{1} << bits) - 1);
+    }
+    return v;
+}
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// Packs kValues fields of `bits` bits, then memcpys the same number of bytes; the benchmark's own time
+// is the packing (manual time), and `x_memcpy` = packing time / memcpy time for identical bytes.
+void BM_BitPackWrite(benchmark::State& state) {
+    const int bits = static_cast<int>(state.range(0));
+    const auto values = make_values(bits);
+    const std::size_t bytes = (static_cast<std::size_t>(kValues) * bits + 7) / 8;
+    std::vector<std::uint8_t> buf(bytes), src(bytes, 0x5A), dst(bytes);
+    double pack_s = 0, copy_s = 0;
+    for (auto _ : state) {
+        const auto t0 = Clock::now();
+        BitWriter w(buf);
+        for (std::uint32_t v : values) w.write_bits(v, bits);
+        w.flush();
+        benchmark::DoNotOptimize(buf.data());
+        benchmark::ClobberMemory();
+        const auto t1 = Clock::now();
+        std::memcpy(dst.data(), src.data(), bytes);
+        benchmark::DoNotOptimize(dst.data());
+        benchmark::ClobberMemory();
+        const auto t2 = Clock::now();
+        pack_s += seconds(t1 - t0);
+        copy_s += seconds(t2 - t1);
+        state.SetIterationTime(seconds(t1 - t0));
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["memcpy_bytes_per_second"] =
+        benchmark::Counter(static_cast<double>(state.iterations() * bytes) / copy_s);
+    state.counters["x_memcpy"] = pack_s / copy_s;
+}
+BENCHMARK(BM_BitPackWrite)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
+
+void BM_BitPackRead(benchmark::State& state) {
+    const int bits = static_cast<int>(state.range(0));
+    const auto values = make_values(bits);
+    const std::size_t bytes = (static_cast<std::size_t>(kValues) * bits + 7) / 8;
+    std::vector<std::uint8_t> buf(bytes), dst(bytes);
+    BitWriter w(buf);
+    for (std::uint32_t v : values) w.write_bits(v, bits);
+    w.flush();
+    double unpack_s = 0, copy_s = 0;
+    for (auto _ : state) {
+        const auto t0 = Clock::now();
+        BitReader r(buf);
+        std::uint32_t sum = 0;
+        for (int i = 0; i < kValues; ++i) {
+            std::uint32_t v = 0;
+            (void)r.read_bits(bits, v);
+            sum += v;
+        }
+        benchmark::DoNotOptimize(sum);
+        const auto t1 = Clock::now();
+        std::memcpy(dst.data(), buf.data(), bytes);
+        benchmark::DoNotOptimize(dst.data());
+        benchmark::ClobberMemory();
+        const auto t2 = Clock::now();
+        unpack_s += seconds(t1 - t0);
+        copy_s += seconds(t2 - t1);
+        state.SetIterationTime(seconds(t1 - t0));
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["memcpy_bytes_per_second"] =
+        benchmark::Counter(static_cast<double>(state.iterations() * bytes) / copy_s);
+    state.counters["x_memcpy"] = unpack_s / copy_s;
+}
+BENCHMARK(BM_BitPackRead)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
+
+// A typical client input packet: a tick and the 4 latest inputs (redundancy against loss).
+struct InputFrame {
+    float move_x = 0, move_y = 0;  // stick axes in [-1, 1]
+    float aim = 0;                 // radians
+    std::uint32_t buttons = 0;     // 4 button bits
+};
+struct InputPacket {
+    std::uint32_t tick = 0;
+    InputFrame inputs[4];
+};
+template <class Stream>
+bool serialize(Stream& s, InputFrame& f) {
+    return serialize_quantized(s, f.move_x, -1.0f, 1.0f, 1.0f / 127) &&
+           serialize_quantized(s, f.move_y, -1.0f, 1.0f, 1.0f / 127) && serialize_angle(s, f.aim, 12) &&
+           serialize_bits(s, f.buttons, 4);
+}
+template <class Stream>
+bool serialize(Stream& s, InputPacket& p) {
+    if (!serialize_bits(s, p.tick, 32)) return false;
+    for (InputFrame& f : p.inputs) {
+        if (!serialize(s, f)) return false;
+    }
+    return true;
+}
+
+InputPacket make_packet() {
+    InputPacket p;
+    p.tick = 123456;
+    for (int i = 0; i < 4; ++i) {
+        p.inputs[i] = {0.25f * static_cast<float>(i) - 0.5f, 0.7f, std::numbers::pi_v<float> / static_cast<float>(i + 2),
+                       static_cast<std::uint32_t>(i * 5 & 15)};
+    }
+    return p;
+}
+
+void BM_InputPacketMeasure(benchmark::State& state) {
+    InputPacket p = make_packet();
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(p);
+        benchmark::DoNotOptimize(measure_bits(p));
+    }
+    state.counters["bits"] = static_cast<double>(measure_bits(p));
+}
+BENCHMARK(BM_InputPacketMeasure);
+
+void BM_InputPacketWrite(benchmark::State& state) {
+    InputPacket p = make_packet();
+    std::uint8_t buf[64];
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(p);
+        auto n = write_message(buf, p);
+        benchmark::DoNotOptimize(n);
+        benchmark::ClobberMemory();
+    }
+    state.counters["bytes"] = static_cast<double>(*write_message(buf, p));
+}
+BENCHMARK(BM_InputPacketWrite);
+
+void BM_InputPacketRead(benchmark::State& state) {
+    InputPacket p = make_packet();
+    std::uint8_t buf[64];
+    const std::size_t n = *write_message(buf, p);
+    for (auto _ : state) {
+        InputPacket out;
+        auto st = read_message(std::span<const std::uint8_t>(buf, n), out);
+        benchmark::DoNotOptimize(st);
+        benchmark::DoNotOptimize(out);
+    }
+}
+BENCHMARK(BM_InputPacketRead);
+
+}  // namespace
+
+BENCHMARK_MAIN();
