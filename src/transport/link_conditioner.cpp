@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 namespace rwd::transport {
@@ -50,11 +51,23 @@ std::size_t LinkConditioner::queued_bytes(Micros now) const {
     return static_cast<std::size_t>(backlog_us * static_cast<std::int64_t>(config_.bandwidth_kbps) / 8000);
 }
 
-Micros LinkConditioner::sample_delay() {
+Micros LinkConditioner::sample_delay(Micros now) {
     if (config_.jitter.count == 0) return config_.latency;
     const double u1 = 1.0 - rng_delay_.next_double();  // (0, 1]
     const double u2 = rng_delay_.next_double();
-    double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+    const double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+    double z = normal;
+    if (config_.jitter_correlation.count > 0) {
+        // Exact Ornstein–Uhlenbeck step over the time since the last packet: stationary N(0, 1) at any spacing.
+        if (jitter_started_) {
+            const double rho = std::exp(-static_cast<double>((now - jitter_time_).count) /
+                                        static_cast<double>(config_.jitter_correlation.count));
+            z = rho * jitter_state_ + std::sqrt(1.0 - rho * rho) * normal;
+        }
+        jitter_started_ = true;
+        jitter_state_ = z;
+        jitter_time_ = now;
+    }
     z = std::clamp(z, -kJitterClip, kJitterClip);
     const auto offset = static_cast<std::int64_t>(std::llround(z * static_cast<double>(config_.jitter.count)));
     return Micros{std::max<std::int64_t>(0, config_.latency.count + offset)};
@@ -101,41 +114,51 @@ void LinkConditioner::submit(Micros now, std::vector<std::uint8_t> packet) {
         return;
     }
 
-    // Delay: FIFO for ordinary packets, a held-back packet skips the FIFO and arrives late.
-    Micros at = leaves + sample_delay();
+    // Delay: ordinary packets keep their order, a held-back packet leaves it and arrives late.
+    const Micros at = leaves + sample_delay(leaves);
+    const bool dup = draw(rng_dup_, config_.duplicate);
+    if (dup) {
+        ++counters_.duplicated;
+        const std::int64_t spread = std::min<std::int64_t>(std::max<std::int64_t>(config_.jitter.count, 1000), 0x7FFFFFFF);
+        schedule(at + Micros{static_cast<std::int64_t>(rng_dup_.uniform(static_cast<std::uint32_t>(spread)))}, packet);
+    }
     if (draw(rng_reorder_, config_.reorder)) {
         ++counters_.reordered;
-        at += config_.reorder_delay;
-    } else {
-        at = std::max(at, fifo_last_);
-        fifo_last_ = at;
-    }
-
-    if (draw(rng_dup_, config_.duplicate)) {
-        ++counters_.duplicated;
-        const std::int64_t spread = std::max<std::int64_t>(config_.jitter.count, 1000);
-        const Micros copy_at = at + Micros{static_cast<std::int64_t>(rng_dup_.uniform(static_cast<std::uint32_t>(
-                                                std::min<std::int64_t>(spread, 0x7FFFFFFF))))};
-        schedule(at, packet);
-        schedule(copy_at, std::move(packet));
+        // Held back from where the ordered stream would have put it, so later packets really overtake it.
+        const Micros ordered = fifo_times_.empty() ? at : std::max(at, fifo_max_);
+        schedule(ordered + config_.reorder_delay, std::move(packet));
         return;
     }
-    schedule(at, std::move(packet));
+    fifo_packets_.push_back(std::move(packet));
+    fifo_times_.push_back(at);
+    std::push_heap(fifo_times_.begin(), fifo_times_.end(), std::greater<>{});
+    fifo_max_ = fifo_times_.size() == 1 ? at : std::max(fifo_max_, at);
 }
 
 bool LinkConditioner::pop_ready(Micros now, std::vector<std::uint8_t>& out) {
-    if (scheduled_.empty() || scheduled_.front().at > now) return false;
-    std::pop_heap(scheduled_.begin(), scheduled_.end(), Later{});
-    out = std::move(scheduled_.back().data);
-    scheduled_.pop_back();
+    const bool fifo_due = !fifo_times_.empty() && fifo_times_.front() <= now;
+    const bool other_due = !scheduled_.empty() && scheduled_.front().at <= now;
+    if (!fifo_due && !other_due) return false;
+    if (fifo_due && (!other_due || fifo_times_.front() <= scheduled_.front().at)) {
+        std::pop_heap(fifo_times_.begin(), fifo_times_.end(), std::greater<>{});
+        fifo_times_.pop_back();
+        out = std::move(fifo_packets_.front());
+        fifo_packets_.pop_front();
+    } else {
+        std::pop_heap(scheduled_.begin(), scheduled_.end(), Later{});
+        out = std::move(scheduled_.back().data);
+        scheduled_.pop_back();
+    }
     ++counters_.delivered;
     counters_.bytes_delivered += out.size();
     return true;
 }
 
 std::optional<Micros> LinkConditioner::next_ready_time() const {
-    if (scheduled_.empty()) return std::nullopt;
-    return scheduled_.front().at;
+    std::optional<Micros> t;
+    if (!fifo_times_.empty()) t = fifo_times_.front();
+    if (!scheduled_.empty() && (!t || scheduled_.front().at < *t)) t = scheduled_.front().at;
+    return t;
 }
 
 }  // namespace rwd::transport

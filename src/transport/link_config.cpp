@@ -37,6 +37,7 @@ double LinkConfig::expected_loss() const {
 Status LinkConfig::validate() const {
     if (latency.count < 0) return Error{Errc::invalid_config, "latency must be >= 0"};
     if (jitter.count < 0) return Error{Errc::invalid_config, "jitter must be >= 0"};
+    if (jitter_correlation.count < 0) return Error{Errc::invalid_config, "jitter_correlation must be >= 0"};
     if (!is_probability(loss)) return Error{Errc::invalid_config, "loss must be in [0, 1]"};
     if (!is_probability(duplicate)) return Error{Errc::invalid_config, "duplicate must be in [0, 1]"};
     if (!is_probability(reorder)) return Error{Errc::invalid_config, "reorder must be in [0, 1]"};

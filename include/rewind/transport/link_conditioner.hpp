@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -50,7 +51,7 @@ public:
     /// When the earliest scheduled packet is due, if any.
     [[nodiscard]] std::optional<Micros> next_ready_time() const;
     /// Packets scheduled but not yet handed out.
-    [[nodiscard]] std::size_t in_flight() const { return scheduled_.size(); }
+    [[nodiscard]] std::size_t in_flight() const { return scheduled_.size() + fifo_packets_.size(); }
     /// Bytes waiting at the bandwidth bottleneck at `now` (0 when bandwidth is unlimited).
     [[nodiscard]] std::size_t queued_bytes(Micros now) const;
     /// What happened so far.
@@ -68,7 +69,7 @@ private:
         }
     };
 
-    Micros sample_delay();
+    Micros sample_delay(Micros now);
     void schedule(Micros at, std::vector<std::uint8_t> data);
 
     LinkConfig config_;
@@ -78,10 +79,16 @@ private:
     Rng rng_dup_;
     Rng rng_reorder_;
     bool burst_bad_ = false;
+    bool jitter_started_ = false;
+    double jitter_state_ = 0.0;  // the correlated jitter, in standard deviations
+    Micros jitter_time_{};
     Micros bottleneck_free_at_{};  // when the bottleneck finishes sending what it accepted
-    Micros fifo_last_{};           // delivery time of the last non-reordered packet
     std::uint64_t next_order_ = 0;
-    std::vector<Scheduled> scheduled_;  // a min-heap on (at, order)
+    std::vector<Scheduled> scheduled_;  // held-back packets and copies: a min-heap on (at, order)
+    // Ordinary packets keep their order: the k-th earliest pending time goes to the k-th oldest pending packet.
+    std::deque<std::vector<std::uint8_t>> fifo_packets_;          // in submission order
+    std::vector<Micros> fifo_times_;                               // a min-heap of their delivery times
+    Micros fifo_max_{};                                            // the latest of fifo_times_
     LinkCounters counters_;
 };
 

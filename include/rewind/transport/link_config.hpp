@@ -28,14 +28,19 @@ struct BurstLoss {
 /// One direction of a link. Every figure is per direction: a round trip pays `latency` twice.
 ///
 /// Delay model: each packet's one-way delay is `latency` plus a normal sample with standard deviation `jitter`
-/// (clipped to ±4 sigma and at zero). Jitter alone never reorders: a packet that is not chosen for reordering is
-/// never delivered before the previous such packet (a FIFO), so when packets are sent closer together than the
-/// jitter spread they bunch up and the effective mean delay rises slightly, as behind a real variable-delay queue.
-/// Reordering is separate: with probability `reorder` a packet bypasses the FIFO and is held back by
+/// (clipped to ±4 sigma and at zero). Jitter alone never reorders: the delivery times drawn for the packets in flight
+/// are handed out in sending order (the earliest pending time goes to the oldest pending packet). The arrival times
+/// are thus exactly those of independent jitter and the mean delay is exactly `latency` at any send rate; only when
+/// packets are sent closer together than the jitter spread does each packet's own delay spread a little less.
+/// With `jitter_correlation` > 0 the jitter is an Ornstein–Uhlenbeck process in time (still normal with standard
+/// deviation `jitter` at any instant): packets close together see similar delays, as behind a real queue, so each
+/// packet's delay keeps the full configured spread even at high send rates.
+/// Reordering is separate: with probability `reorder` a packet leaves that order and is held back by
 /// `reorder_delay` extra, so packets sent after it overtake it.
 struct LinkConfig {
     Micros latency{};                 ///< mean one-way delay
     Micros jitter{};                  ///< standard deviation of the one-way delay
+    Micros jitter_correlation{100'000}; ///< time constant of the delay's drift; 0 = independent per packet
     double loss = 0.0;                ///< independent random loss probability, 0..1
     BurstLoss burst{};                ///< Gilbert–Elliott burst loss, applied in addition to `loss`
     double duplicate = 0.0;           ///< probability a delivered packet is delivered twice
