@@ -146,7 +146,10 @@ Status EnetTransport::Impl::open() {
     if (host_ == nullptr) {
         return Error{Errc::io_error, "cannot bind the UDP port (already in use, or bind_host is not a local address)"};
     }
+    // ENet has no setter for the MTU: set the host's and that of the (idle) peer slots, which copied the default
+    // when the host was made. Every later enet_peer_reset copies the host's value again.
     host_->mtu = static_cast<enet_uint32>(config_.mtu);
+    for (std::size_t i = 0; i < host_->peerCount; ++i) host_->peers[i].mtu = host_->mtu;
     host_->maximumPacketSize = config_.max_reliable_size;  // bounds what a peer can make us reassemble
     host_->maximumWaitingData = config_.max_waiting_bytes;
     host_->intercept = &Impl::intercept;
@@ -311,6 +314,8 @@ void EnetTransport::Impl::on_connect(const ENetEvent& ev) {
         return;
     }
     apply_timeouts(ev.peer);
+    // ENet takes the connecting side's MTU as it is; never send datagrams larger than our own limit.
+    ev.peer->mtu = std::min<enet_uint32>(ev.peer->mtu, host_->mtu);
     Peer p;
     p.id = next_id_++;
     p.enet = ev.peer;
