@@ -54,7 +54,7 @@ bool serialize_input(Stream& s, const InputBits& prev, InputBits& cur) {
         cur.size = size;
     }
     for (std::size_t i = 0; i < size; ++i) {
-        std::uint8_t x = static_cast<std::uint8_t>(cur.bytes[i] ^ prev.bytes[i]);
+        std::uint8_t x = Stream::is_reading ? std::uint8_t{0} : static_cast<std::uint8_t>(cur.bytes[i] ^ prev.bytes[i]);
         bool nonzero = x != 0;
         if (!serialize_bool(s, nonzero)) return false;
         if (nonzero) {

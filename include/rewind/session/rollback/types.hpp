@@ -54,7 +54,7 @@ struct P2PConfig {
     Micros disconnect_notice{500'000};         ///< silence before an `interrupted` event
     Micros disconnect_timeout{2'000'000};      ///< silence before the peer is disconnected
     Micros keepalive_interval{100'000};        ///< an idle link sends at least this often
-    Micros resend_interval{16'000};            ///< unacknowledged inputs are resent at least this often
+    Micros resend_interval{33'000};            ///< unacked inputs are resent this often while no frame advances
     Micros quality_interval{200'000};          ///< ping / frame-advantage report interval
     Micros frame_duration{16'667};             ///< nominal frame length (60 Hz), for advantage estimates
     double time_sync_gain = 0.01;              ///< speed change per frame of advantage (1 % per frame)
