@@ -25,6 +25,9 @@ namespace {
 // can be told "refused" instead of being ignored by ENet until it times out.
 constexpr std::size_t kSpareSlots = 4;
 
+// Reliable sends in ENet's current loss interval needed before its running ratio is reported as the loss.
+constexpr enet_uint32 kMinLossSamples = 16;
+
 std::uint32_t to_ms(Micros t) { return static_cast<std::uint32_t>(std::max<std::int64_t>(1, t.count / 1000)); }
 
 // Owns a received ENetPacket for the length of one event.
@@ -420,7 +423,14 @@ PeerStats EnetTransport::Impl::stats(PeerId id) const {
     PeerStats s;
     s.rtt = Micros::from_millis(p.enet->roundTripTime);
     s.jitter = Micros::from_millis(p.enet->roundTripTimeVariance);
-    s.loss = std::clamp(static_cast<double>(p.enet->packetLoss) / static_cast<double>(ENET_PEER_PACKET_LOSS_SCALE), 0.0, 1.0);
+    // ENet folds its loss figure (reliable sends that had to be retransmitted) into packetLoss only every 10 s;
+    // while the current interval has enough samples its running ratio is the fresher figure.
+    if (p.enet->packetsSent >= kMinLossSamples) {
+        s.loss = static_cast<double>(p.enet->packetsLost) / static_cast<double>(p.enet->packetsSent);
+    } else {
+        s.loss = static_cast<double>(p.enet->packetLoss) / static_cast<double>(ENET_PEER_PACKET_LOSS_SCALE);
+    }
+    s.loss = std::clamp(s.loss, 0.0, 1.0);
     s.bytes_sent = p.bytes_out;
     s.bytes_received = p.bytes_in;
     s.packets_sent = p.messages_out;
