@@ -205,7 +205,8 @@ void SimEndpoint::receive_data(Micros now, Peer& p, const Header& h, std::span<c
     }
     p.last_heard = now;
     record_received(p, h.seq);
-    if (h.ack_valid) process_acks(now, p, h);
+    const bool fresh = ack_is_fresh(p, h);
+    if (h.ack_valid) process_acks(now, p, h, fresh);
     for (const MessageView& m : messages_) {
         if (m.reliable) {
             deliver_reliable(p, m.id, m.data);
@@ -238,14 +239,33 @@ void SimEndpoint::record_received(Peer& p, Seq16 seq) {
     }
 }
 
-void SimEndpoint::process_acks(Micros now, Peer& p, const Header& h) {
+bool SimEndpoint::ack_is_fresh(Peer& p, const Header& h) {
+    // The peer answers a packet in the update that received it. Its next packets repeat the same ack until a
+    // newer packet of ours arrives (e.g. its keepalive after our packet's first answer was lost), and those
+    // later copies have waited. So only the first packet to carry an ack gives an RTT sample: the packet
+    // right before it (seq - 1) arrived and carried another ack. If that packet is missing, skip the sample.
+    const bool fresh = p.have_peer_packet && h.ack_valid && seq_diff(h.seq, p.peer_packet_seq) == 1 &&
+                       (!p.peer_packet_ack_valid || p.peer_packet_ack != h.ack);
+    if (!p.have_peer_packet || seq_greater(h.seq, p.peer_packet_seq)) {
+        p.have_peer_packet = true;
+        p.peer_packet_seq = h.seq;
+        p.peer_packet_ack_valid = h.ack_valid;
+        p.peer_packet_ack = h.ack;
+    }
+    return fresh;
+}
+
+void SimEndpoint::process_acks(Micros now, Peer& p, const Header& h, bool fresh) {
     for (unsigned i = 0; i <= 32; ++i) {
         if (i > 0 && (h.ack_bits & (1u << (i - 1))) == 0) continue;
         const auto seq = static_cast<Seq16>(h.ack - i);
         SentPacket& s = p.sent[seq % kSentBuffer];
         if (!s.used || s.seq != seq || s.acked) continue;
         s.acked = true;
-        p.rtt.add(now - s.sent_at);
+        // Only a fresh newest ack is an RTT sample: a packet acked through ack_bits, or by a repeated ack,
+        // waited on the peer's side for a later packet (a lost answer, its keepalive interval when idle), and
+        // that wait is not round-trip time.
+        if (i == 0 && fresh) p.rtt.add(now - s.sent_at);
         for (std::uint16_t id : s.reliable_ids) {
             if (p.reliable_out.empty()) break;
             const auto index = static_cast<std::uint16_t>(id - p.reliable_out.front().id);

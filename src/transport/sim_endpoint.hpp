@@ -52,7 +52,8 @@ private:
 
     void receive(Micros now, const Address& from, std::span<const std::uint8_t> bytes);
     void receive_data(Micros now, Peer& p, const Header& h, std::span<const std::uint8_t> bytes);
-    void process_acks(Micros now, Peer& p, const Header& h);
+    void process_acks(Micros now, Peer& p, const Header& h, bool fresh);
+    static bool ack_is_fresh(Peer& p, const Header& h);
     void record_received(Peer& p, Seq16 seq);
     void deliver_reliable(Peer& p, std::uint16_t id, std::span<const std::uint8_t> data);
     void malformed(Peer* p);

@@ -107,6 +107,12 @@ struct Peer {
     Seq16 remote_latest = 0;
     std::uint32_t remote_bits = 0;
     bool ack_pending = false;
+    // The peer's newest data packet so far and the ack it carried: an ack is "fresh" (a clean RTT sample)
+    // only when it differs from the one in the peer's packet right before it.
+    bool have_peer_packet = false;
+    Seq16 peer_packet_seq = 0;
+    bool peer_packet_ack_valid = false;
+    Seq16 peer_packet_ack = 0;
 
     // Messages.
     std::deque<std::vector<std::uint8_t>> unreliable_out;

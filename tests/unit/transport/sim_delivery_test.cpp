@@ -175,6 +175,31 @@ TEST(SimDelivery, StatsMeasureRttLossAndBandwidth) {
                 rtt, loss * 100, jitter_max, kbps, after.kbps_sent);
 }
 
+// An idle connection answers each keepalive at once, but a lost answer is only made good by the next
+// keepalive 100 ms later; that wait must not count as round-trip time.
+TEST(SimDelivery, LostAcksDoNotInflateTheRttOfAnIdleLink) {
+    const std::uint64_t seed = 19;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    SimNetworkConfig c;
+    c.seed = seed;
+    c.default_link.latency = 20_ms;
+    c.default_link.loss = 0.3;
+    Exchange x(c);
+    double rtt_sum = 0, jitter_sum = 0;
+    int samples = 0;
+    for (int s = 0; s < 60; ++s) {
+        x.h.run_until(x.h.now + 500_ms);  // no application traffic: keepalives and their acks only
+        const PeerStats st = x.client.transport->stats(x.client_peer);
+        rtt_sum += st.rtt.millis();
+        jitter_sum += st.jitter.millis();
+        ++samples;
+    }
+    const double rtt = rtt_sum / samples, jitter = jitter_sum / samples;
+    EXPECT_NEAR(rtt, 41.0, 2.0);  // 2 x 20 ms, plus up to a 1 ms update step per hop
+    EXPECT_LT(jitter, 2.0);       // the link has no jitter
+    std::printf("[ stats    ] idle link, 30 %% loss: rtt %.1f ms (2 x 20 configured), jitter %.1f ms\n", rtt, jitter);
+}
+
 TEST(SimDelivery, StatsFollowALatencyStepMidRun) {
     const std::uint64_t seed = 23;
     SCOPED_TRACE("seed=" + std::to_string(seed));
