@@ -162,6 +162,7 @@ private:
     std::array<bool, kMaxSessionPlayers> has_pending_{};
     std::array<Input, kMaxSessionPlayers> last_local_{};
     Frame last_local_frame_ = kNullFrame;
+    Frame committed_for_ = kNullFrame;          // the frame whose local input was committed last
     int delay_ = 2;
     std::vector<Input> game_inputs_;            // scratch: one input per game slot for G::step
 

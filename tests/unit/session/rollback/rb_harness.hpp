@@ -73,7 +73,7 @@ template <class G = toy::Game>
 class Mesh {
 public:
     Mesh(int n, std::uint64_t seed, const LinkConfig& link, const P2PConfig& base,
-         const typename G::State& initial = typename G::State{})
+         std::function<typename G::State(int)> initial_for = nullptr)
         : seed_(seed), net_(make_net_config(seed, link)) {
         peers_.resize(static_cast<std::size_t>(n));
         for (int i = 0; i < n; ++i) peers_[i].transport = net_.listen(peer_address(i), 16).value();
@@ -91,6 +91,7 @@ public:
             c.seed = seed * 31 + static_cast<std::uint64_t>(i);
             Peer<G>& p = peers_[i];
             p.index = i;
+            const typename G::State initial = initial_for ? initial_for(i) : typename G::State{};
             p.session = P2PSession<G>::create(*p.transport, c, initial).value();
             EXPECT_TRUE(p.session->add_local_player(i).ok());
             for (int j = 0; j < n; ++j) {

@@ -204,11 +204,22 @@ AdvanceResult P2PSession<G>::advance(Micros now) {
         r.status = AdvanceStatus::synchronizing;
         return r;
     }
-    for (int p = 0; p < cfg_.num_players; ++p) {
-        if (slots_[p].kind == PlayerKind::local && !has_pending_[p]) {
-            r.status = AdvanceStatus::missing_local_input;
+    // Commit (and send) this frame's local input first, even if we cannot simulate yet: in lockstep the peers
+    // wait for exactly this input, so holding it back while stalled would deadlock everyone.
+    if (committed_for_ != frame_) {
+        for (int p = 0; p < cfg_.num_players; ++p) {
+            if (slots_[p].kind == PlayerKind::local && !has_pending_[p]) {
+                r.status = AdvanceStatus::missing_local_input;
+                return r;
+            }
+        }
+        if (!commit_local_inputs()) {
+            ++stats_.stalls_prediction;
+            r.status = AdvanceStatus::prediction_threshold;
             return r;
         }
+        committed_for_ = frame_;
+        send_all(now, true);
     }
     const Frame rc = remote_confirmed();
     if (rc != std::numeric_limits<Frame>::max() && static_cast<std::int64_t>(frame_) - rc > cfg_.max_prediction) {
@@ -221,11 +232,6 @@ AdvanceResult P2PSession<G>::advance(Micros now) {
         last_stall_frame_ = frame_;  // backstop only: the speed change should normally prevent this
         ++stats_.stalls_time_sync;
         r.status = AdvanceStatus::time_sync_stall;
-        return r;
-    }
-    if (!commit_local_inputs()) {
-        ++stats_.stalls_prediction;
-        r.status = AdvanceStatus::prediction_threshold;
         return r;
     }
     simulate(frame_);
