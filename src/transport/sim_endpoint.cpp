@@ -134,7 +134,9 @@ void SimEndpoint::update(Micros now) {
 
 void SimEndpoint::receive(Micros now, const Address& from, std::span<const std::uint8_t> bytes) {
     Peer* p = find(from);
-    const auto header = read_header(bytes);
+    // No honest endpoint sends more than the network's MTU; a larger datagram (the link's own MTU may be
+    // higher) is malformed, so a peer cannot fill the receive window with up to 64 KiB per message.
+    const auto header = bytes.size() <= config_.mtu ? read_header(bytes) : std::nullopt;
     if (!header) {
         malformed(p);
         return;
