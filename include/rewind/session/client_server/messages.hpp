@@ -73,12 +73,13 @@ struct ConnectAccept {
     std::uint8_t snapshot_rate_hz = 30;
 };
 
-/// Client inputs. inputs[0] is for newest_tick, inputs[i] for newest_tick - i, count of them valid.
+/// Client inputs. inputs[0] is for newest_tick, inputs[i] for newest_tick - i, count of them valid. A packet with
+/// count 0 is a ping (and snapshot ack) only: the client sends those while it syncs its clock, before it ticks.
 template <class Input>
 struct InputPacket {
     std::uint16_t sequence = 0;             ///< per-connection packet counter (loss measurement)
     Tick newest_tick{};                     ///< the client tick of inputs[0]
-    std::uint8_t count = 1;                 ///< 1..kInputsPerPacket
+    std::uint8_t count = 1;                 ///< 0..kInputsPerPacket
     std::array<Input, kInputsPerPacket> inputs{};
     bool has_ack = false;                   ///< whether ack_snapshot_tick is valid
     Tick ack_snapshot_tick{};               ///< newest snapshot received (baseline for deltas)
@@ -156,7 +157,7 @@ template <class Stream, class Input>
 bool serialize(Stream& s, InputPacket<Input>& m) {
     if (!wire::serialize_int(s, m.sequence, std::uint16_t{0}, std::uint16_t{0xFFFF}) ||
         !serialize_tick(s, m.newest_tick) ||
-        !wire::serialize_int(s, m.count, std::uint8_t{1}, std::uint8_t{kInputsPerPacket}))
+        !wire::serialize_int(s, m.count, std::uint8_t{0}, std::uint8_t{kInputsPerPacket}))
         return false;
     for (int i = 0; i < m.count; ++i) {
         if (!serialize(s, m.inputs[static_cast<std::size_t>(i)])) {  // the game's quantized input (ADL)
@@ -189,6 +190,8 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
             if (i > 0 && e.id <= previous) return s.fail(Errc::invalid_argument), false;
         bool small = i > 0 && gap >= 1 && gap <= 16;
         if (!wire::serialize_bool(s, small)) return false;
+        if constexpr (Stream::is_reading)
+            if (i == 0 && small) return s.fail(Errc::malformed), false;  // the first id is always sent in full
         if (small) {
             std::uint32_t g = gap - 1;
             if (!wire::serialize_bits(s, g, 4)) return false;
@@ -199,6 +202,7 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
         if constexpr (Stream::is_reading) {
             // Reject anything that is not strictly ascending (a zero gap or one that wraps past 2^32).
             if (i > 0 && (gap == 0 || previous + gap <= previous)) return s.fail(Errc::malformed), false;
+            if (i > 0 && !small && gap <= 16) return s.fail(Errc::malformed), false;  // one encoding per value
             e.id = i == 0 ? gap : previous + gap;
         }
         previous = e.id;

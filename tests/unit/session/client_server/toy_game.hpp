@@ -3,6 +3,7 @@
 
 #include <rewind/core/checksum.hpp>
 #include <rewind/core/tick.hpp>
+#include <rewind/session/client_server/game_events.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/wire/serialize.hpp>
 
@@ -88,6 +89,15 @@ struct ToyGame {
         ++s.tick;
     }
     static std::uint64_t checksum(const State& s) { return rwd::checksum_of(s); }
+    /// Hit events: one per target a shooter hit this tick.
+    static void collect_events(const State& a, const State& b, std::vector<rwd::client_server::GameEvent>& out) {
+        for (int p = 0; p < kMaxPlayers; ++p) {
+            const auto i = static_cast<std::size_t>(p);
+            if (b.players[i].present && b.players[i].hits_scored > a.players[i].hits_scored)
+                out.push_back({rwd::client_server::EventKind::hit, static_cast<std::uint8_t>(p), 0,
+                               b.players[i].hits_scored - a.players[i].hits_scored});
+        }
+    }
 
     static void add_player(State& s, int slot) {
         s.players[static_cast<std::size_t>(slot)] = Player{};
