@@ -114,17 +114,29 @@ TEST(Weapons, HitscanDamagesKillsCreditsAndRespawns) {
 }
 
 TEST(Weapons, RespawnPointsAreSeededAndVary) {
-    std::vector<std::int32_t> xs;
+    std::vector<std::int64_t> xs;
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
         State s = new_match(seed);
         ArenaGame::add_player(s, 2);
-        xs.push_back(s.players[2].x * 65536 + s.players[2].y);
+        xs.push_back(std::int64_t{s.players[2].x} * 65536 + s.players[2].y);
         State again = new_match(seed);
         ArenaGame::add_player(again, 2);
         EXPECT_EQ(again.players[2].x, s.players[2].x);  // same seed, same spawn
     }
     std::sort(xs.begin(), xs.end());
     EXPECT_GT(std::unique(xs.begin(), xs.end()) - xs.begin(), 3);
+    // One player dying again and again comes back at varying spawn points, from its own seeded generator.
+    State s = staged({{0, Point{meters(20), meters(40)}}});
+    std::vector<std::int64_t> spots;
+    for (int life = 0; life < 12; ++life) {
+        s.players[0].flags = kPresent;
+        s.players[0].respawn_timer = 1;
+        step(s, Inputs{});
+        ASSERT_TRUE(s.players[0].alive());
+        spots.push_back(std::int64_t{s.players[0].x} * 65536 + s.players[0].y);
+    }
+    std::sort(spots.begin(), spots.end());
+    EXPECT_GT(std::unique(spots.begin(), spots.end()) - spots.begin(), 3);
 }
 
 TEST(Weapons, RifleRangeAndWallsStopShots) {
