@@ -49,6 +49,14 @@ Status LinkConfig::validate() const {
     if (burst.p_good_to_bad > 0.0 && burst.p_bad_to_good <= 0.0) {
         return Error{Errc::invalid_config, "burst.p_bad_to_good must be > 0 (the bad state must end)"};
     }
+    if (latency > kMaxLinkDelay || jitter > kMaxLinkDelay || jitter_correlation > kMaxLinkDelay ||
+        reorder_delay > kMaxLinkDelay) {
+        return Error{Errc::invalid_config, "latency, jitter, jitter_correlation and reorder_delay must be <= 1 hour"};
+    }
+    if (queue_bytes > kMaxLinkQueueBytes) return Error{Errc::invalid_config, "queue_bytes must be <= 1 GiB"};
+    if (packet_overhead > kMaxLinkPacketOverhead) {
+        return Error{Errc::invalid_config, "packet_overhead must be <= 65535"};
+    }
     if (mtu < 16 || mtu > 65507) return Error{Errc::invalid_config, "mtu must be in [16, 65507]"};
     if (bandwidth_kbps > 0 && queue_bytes < mtu) {
         return Error{Errc::invalid_config, "queue_bytes must hold at least one mtu-sized packet"};

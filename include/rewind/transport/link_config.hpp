@@ -25,6 +25,14 @@ struct BurstLoss {
     [[nodiscard]] double stationary_loss() const;
 };
 
+/// Longest latency, jitter, jitter_correlation or reorder_delay accepted (one hour): delays are summed in
+/// int64 microseconds, and this keeps every sum far from overflow.
+inline constexpr Micros kMaxLinkDelay{3'600'000'000};
+/// Largest queue_bytes accepted (1 GiB).
+inline constexpr std::size_t kMaxLinkQueueBytes = std::size_t{1} << 30;
+/// Largest packet_overhead accepted (bytes).
+inline constexpr std::size_t kMaxLinkPacketOverhead = 65535;
+
 /// One direction of a link. Every figure is per direction: a round trip pays `latency` twice.
 ///
 /// Delay model: each packet's one-way delay is `latency` plus a normal sample with standard deviation `jitter`

@@ -1,5 +1,9 @@
 // Tests of LinkConfig validation, the Gilbert–Elliott stationary loss and the named profiles.
+#include <rewind/transport/link_conditioner.hpp>
 #include <rewind/transport/link_config.hpp>
+
+#include <cstdint>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -35,6 +39,50 @@ TEST(LinkConfig, ValidateNamesWhatIsWrong) {
     c = {};
     c.duplicate = -0.1;
     EXPECT_FALSE(c.validate().ok());
+}
+
+// Delays and sizes are summed into int64 microseconds and byte counts; absurd values would overflow (UB), so
+// validate() caps them.
+TEST(LinkConfig, ValidateCapsValuesThatWouldOverflow) {
+    for (Micros LinkConfig::*field :
+         {&LinkConfig::latency, &LinkConfig::jitter, &LinkConfig::jitter_correlation, &LinkConfig::reorder_delay}) {
+        LinkConfig c;
+        c.*field = kMaxLinkDelay;
+        EXPECT_TRUE(c.validate().ok());
+        c.*field = Micros{INT64_MAX / 2};
+        EXPECT_EQ(c.validate().code(), Errc::invalid_config);
+    }
+    LinkConfig c;
+    c.packet_overhead = kMaxLinkPacketOverhead + 1;
+    EXPECT_FALSE(c.validate().ok());
+    c = {};
+    c.queue_bytes = kMaxLinkQueueBytes + 1;
+    EXPECT_FALSE(c.validate().ok());
+}
+
+// The largest valid values run through the conditioner without overflow (checked by the UBSan build).
+TEST(LinkConfig, LargestValidValuesAreSafeInTheConditioner) {
+    LinkConfig c;
+    c.latency = kMaxLinkDelay;
+    c.jitter = kMaxLinkDelay;
+    c.jitter_correlation = kMaxLinkDelay;
+    c.reorder = 0.5;
+    c.reorder_delay = kMaxLinkDelay;
+    c.duplicate = 0.5;
+    c.bandwidth_kbps = 1;
+    c.queue_bytes = kMaxLinkQueueBytes;
+    c.packet_overhead = kMaxLinkPacketOverhead;
+    c.mtu = 65507;
+    ASSERT_TRUE(c.validate().ok());
+    LinkConditioner link(c, 5);
+    const Micros start = Micros{INT64_MAX / 4};  // a process that has been up a long time
+    for (int i = 0; i < 100; ++i) link.submit(start + Micros{i}, std::vector<std::uint8_t>(65507, 1));
+    EXPECT_GT(link.queued_bytes(start + Micros{100}), 0u);
+    const auto t = link.next_ready_time();
+    ASSERT_TRUE(t.has_value());
+    EXPECT_GE(*t, start);
+    std::vector<std::uint8_t> out;
+    EXPECT_TRUE(link.pop_ready(*t, out));
 }
 
 TEST(LinkConfig, StationaryLossOfTheTwoStateChain) {
