@@ -11,6 +11,7 @@
 #include <rewind/core/sequence.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/link_conditioner.hpp>
 #include <rewind/transport/link_config.hpp>
 #include <rewind/transport/sim_network.hpp>
