@@ -57,7 +57,12 @@ bool PeerLink::send(transport::Transport& t, Sender& sender, Message& msg, Micro
 }
 
 void PeerLink::send_sync_request(transport::Transport& t, Sender& sender, Micros now) {
-    sync_nonce_ = rng_.next_u32();
+    // A retry repeats the outstanding nonce: on a link whose round trip exceeds sync_retry, a fresh nonce per
+    // retry would make every reply stale on arrival and the handshake would never finish.
+    if (!sync_outstanding_) {
+        sync_nonce_ = rng_.next_u32();
+        sync_outstanding_ = true;
+    }
     Message m;
     m.type = MsgType::sync_request;
     m.request_nonce = sync_nonce_;
@@ -105,7 +110,8 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
             break;
         }
         case MsgType::sync_reply:
-            if (state_ == State::syncing && initiator_ && sync_sent_ && msg.request_nonce == sync_nonce_) {
+            if (state_ == State::syncing && initiator_ && sync_outstanding_ && msg.request_nonce == sync_nonce_) {
+                sync_outstanding_ = false;
                 ++sync_done_;
                 events.push_back({LinkEvent::Type::synchronizing, sync_done_, params_.sync_roundtrips});
                 if (sync_done_ >= params_.sync_roundtrips) {

@@ -137,6 +137,7 @@ private:
     std::uint32_t sync_nonce_ = 0;
     Micros last_sync_send_{};
     bool sync_sent_ = false;
+    bool sync_outstanding_ = false;  ///< sync_nonce_ awaits its reply
     Micros last_send_{};
     Micros last_recv_{};
     Micros last_quality_{};
