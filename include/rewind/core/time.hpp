@@ -37,9 +37,11 @@ struct Micros {
 };
 
 namespace literals {
-/// 5_ms, 100_us, 2_s.
+/// Microseconds: 100_us.
 constexpr Micros operator""_us(unsigned long long v) { return Micros{static_cast<std::int64_t>(v)}; }
+/// Milliseconds: 5_ms.
 constexpr Micros operator""_ms(unsigned long long v) { return Micros{static_cast<std::int64_t>(v) * 1000}; }
+/// Seconds: 2_s.
 constexpr Micros operator""_s(unsigned long long v) { return Micros{static_cast<std::int64_t>(v) * 1000000}; }
 }  // namespace literals
 

@@ -14,12 +14,14 @@ namespace rwd::transport {
 
 /// A peer as one endpoint knows it. Ids are local to the endpoint and are not reused while it lives.
 using PeerId = std::uint32_t;
+/// The id no peer ever has (what a failed or absent lookup returns).
 inline constexpr PeerId kInvalidPeer = 0;
 
 /// Where an endpoint lives: a host name or address and a port. SimNetwork uses the same shape.
 struct Address {
-    std::string host;
-    std::uint16_t port = 0;
+    std::string host;        ///< host name or numeric address
+    std::uint16_t port = 0;  ///< UDP port (or the simulated one)
+    /// Same host string and port.
     friend bool operator==(const Address&, const Address&) = default;
 };
 
@@ -31,7 +33,7 @@ enum class Delivery : std::uint8_t {
 
 /// Why a peer went away.
 enum class DisconnectReason : std::uint8_t {
-    none,
+    none,        ///< no reason (not a disconnect)
     local,       ///< this endpoint called disconnect()
     remote,      ///< the peer said goodbye
     timed_out,   ///< nothing heard for longer than the timeout
@@ -44,11 +46,12 @@ std::string_view disconnect_reason_name(DisconnectReason r);
 
 /// Something that happened on the endpoint; returned by Transport::poll().
 struct TransportEvent {
+    /// What happened: a peer connected, a peer went away, or a message arrived.
     enum class Type : std::uint8_t { connected, disconnected, message };
-    Type type = Type::message;
-    PeerId peer = kInvalidPeer;
-    Delivery delivery = Delivery::unreliable;
-    DisconnectReason reason = DisconnectReason::none;
+    Type type = Type::message;                         ///< what happened
+    PeerId peer = kInvalidPeer;                        ///< the peer it happened with
+    Delivery delivery = Delivery::unreliable;          ///< for messages: how it travelled
+    DisconnectReason reason = DisconnectReason::none;  ///< for disconnects: why
     std::vector<std::uint8_t> data;  ///< the message bytes (untrusted!)
 };
 
@@ -58,11 +61,11 @@ struct PeerStats {
     Micros jitter{};                ///< mean deviation of the round-trip time
     double loss = 0.0;              ///< fraction of packets lost recently, 0..1
     std::uint64_t bytes_sent = 0;   ///< payload plus transport header bytes sent to the peer
-    std::uint64_t bytes_received = 0;
-    std::uint64_t packets_sent = 0;
-    std::uint64_t packets_received = 0;
+    std::uint64_t bytes_received = 0;  ///< payload plus transport header bytes received from the peer
+    std::uint64_t packets_sent = 0;    ///< datagrams sent to the peer
+    std::uint64_t packets_received = 0;  ///< datagrams received from the peer
     double kbps_sent = 0.0;         ///< recent send rate, kilobits per second, headers included
-    double kbps_received = 0.0;
+    double kbps_received = 0.0;     ///< recent receive rate, kilobits per second, headers included
 };
 
 /// One endpoint. Implementations: SimNetwork endpoints (tests, lab) and ENet (real UDP).
