@@ -1,4 +1,5 @@
-// Arena benchmarks: step() with 8 and 64 bot-driven players, saving/restoring the State, checksum, capture, bots.
+// Arena benchmarks: step() with 8 and 64 bot-driven players, saving/restoring the State, checksum, capture,
+// bots.
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -52,7 +53,8 @@ void BM_Step(benchmark::State& bs) {
 }
 BENCHMARK(BM_Step)->Arg(8)->Arg(64)->Unit(benchmark::kMicrosecond);
 
-// Worst case for combat: 64 players all holding both triggers every tick (lag-compensated rifle on the server).
+// Worst case for combat: 64 players all holding both triggers every tick (lag-compensated rifle on the
+// server).
 void BM_StepAllFiringRewound(benchmark::State& bs) {
     Fixture f = make_match(64);
     auto rewound = std::make_unique<rwd::RewoundTargets<ArenaGame>>();

@@ -1,4 +1,5 @@
-// ArenaGame's deterministic core: step() in its fixed order, checksum, seats, input sanitizing, lag-comp hooks.
+// ArenaGame's deterministic core: step() in its fixed order, checksum, seats, input sanitizing, lag-comp
+// hooks.
 #include "arena/arena_game.hpp"
 
 #include <cstdint>
@@ -68,17 +69,28 @@ void ArenaGame::remove_player(State& s, int slot) {
     s.projectiles[slot] = {};
 }
 
-Input ArenaGame::sanitize(const Input& in, std::uint32_t& violations) { return sanitize_input(in, violations); }
+Input ArenaGame::sanitize(const Input& in, std::uint32_t& violations) {
+    return sanitize_input(in, violations);
+}
 
 Input sanitize_input(const Input& in, std::uint32_t& violations) {
     Input out = in;
-    if (out.move_x < -kAxisMax) { out.move_x = -kAxisMax; ++violations; }
-    if (out.move_y < -kAxisMax) { out.move_y = -kAxisMax; ++violations; }
+    if (out.move_x < -kAxisMax) {
+        out.move_x = -kAxisMax;
+        ++violations;
+    }
+    if (out.move_y < -kAxisMax) {
+        out.move_y = -kAxisMax;
+        ++violations;
+    }
     if ((out.buttons & ~kAllButtons) != 0) {
         out.buttons = static_cast<std::uint8_t>(out.buttons & kAllButtons);
         ++violations;
     }
-    if (out.view_delay > kMaxViewDelay) { out.view_delay = kMaxViewDelay; ++violations; }
+    if (out.view_delay > kMaxViewDelay) {
+        out.view_delay = kMaxViewDelay;
+        ++violations;
+    }
     return out;
 }
 

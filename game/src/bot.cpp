@@ -43,7 +43,8 @@ Bot::Bot(std::uint64_t seed, const BotConfig& config) : config_(config), rng_(se
     // Degenerate configs must still give valid inputs: keep the periods usable.
     if (config_.aim_error_period == 0) config_.aim_error_period = 1;
     if (config_.strafe_min_ticks == 0) config_.strafe_min_ticks = 1;
-    if (config_.strafe_max_ticks < config_.strafe_min_ticks) config_.strafe_max_ticks = config_.strafe_min_ticks;
+    if (config_.strafe_max_ticks < config_.strafe_min_ticks)
+        config_.strafe_max_ticks = config_.strafe_min_ticks;
     pick_waypoint();
 }
 
@@ -137,8 +138,8 @@ Input Bot::think(const BotView& view) {
         } else if (reacted && on_target && dist <= kRifleRange) {
             out.buttons |= kFire;
         }
-        if (reacted && config_.rocket_chance != 0 && dist > 5 * kUnitsPerMeter && dist < 16 * kUnitsPerMeter &&
-            rng_.chance(1, config_.rocket_chance)) {
+        if (reacted && config_.rocket_chance != 0 && dist > 5 * kUnitsPerMeter &&
+            dist < 16 * kUnitsPerMeter && rng_.chance(1, config_.rocket_chance)) {
             out.buttons |= kAltFire;
         }
     } else {
@@ -153,7 +154,8 @@ Input Bot::think(const BotView& view) {
     }
 
     // Stuck against a wall for half a second: try somewhere else.
-    const std::int64_t moved = length_of(std::int64_t{pos.x} - last_pos_.x, std::int64_t{pos.y} - last_pos_.y);
+    const std::int64_t moved =
+        length_of(std::int64_t{pos.x} - last_pos_.x, std::int64_t{pos.y} - last_pos_.y);
     stuck_ticks_ = moved < 16 && (out.move_x != 0 || out.move_y != 0) ? stuck_ticks_ + 1 : 0;
     last_pos_ = pos;
     if (stuck_ticks_ > 30) {
@@ -162,7 +164,8 @@ Input Bot::think(const BotView& view) {
         stuck_ticks_ = 0;
     }
 
-    if (config_.dash_chance != 0 && (out.move_x != 0 || out.move_y != 0) && rng_.chance(1, config_.dash_chance)) {
+    if (config_.dash_chance != 0 && (out.move_x != 0 || out.move_y != 0) &&
+        rng_.chance(1, config_.dash_chance)) {
         out.buttons |= kDash;
     }
     return out;

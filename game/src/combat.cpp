@@ -9,7 +9,8 @@
 
 namespace arena::sim {
 
-void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound, TickScratch& scratch) {
+void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound,
+                     TickScratch& scratch) {
     const Player& p = s.players[shooter];
     Ray ray{p.x, p.y, cos_q14(p.aim), sin_q14(p.aim), kRifleRange};
     ray.length = ray_walls(ray);  // the shot stops at the first wall

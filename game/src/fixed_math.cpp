@@ -44,10 +44,14 @@ constexpr std::int32_t sin_steps(std::uint32_t s) {
     const std::uint32_t quadrant = s / kQuarter;
     const std::uint32_t i = s % kQuarter;
     switch (quadrant) {
-        case 0: return kSinTable[i];
-        case 1: return kSinTable[kQuarter - i];
-        case 2: return -kSinTable[i];
-        default: return -kSinTable[kQuarter - i];
+        case 0:
+            return kSinTable[i];
+        case 1:
+            return kSinTable[kQuarter - i];
+        case 2:
+            return -kSinTable[i];
+        default:
+            return -kSinTable[kQuarter - i];
     }
 }
 
@@ -59,9 +63,7 @@ std::int32_t sin_q14(std::uint16_t angle) {
     return sin_steps(s);
 }
 
-std::int32_t cos_q14(std::uint16_t angle) {
-    return sin_q14(static_cast<std::uint16_t>(angle + 16384u));
-}
+std::int32_t cos_q14(std::uint16_t angle) { return sin_q14(static_cast<std::uint16_t>(angle + 16384u)); }
 
 std::uint16_t atan2_angle(std::int64_t y, std::int64_t x) {
     if (x == 0 && y == 0) return 0;
@@ -88,7 +90,10 @@ std::uint16_t atan2_angle(std::int64_t y, std::int64_t x) {
         const int mid = (lo + hi + 1) / 2;
         const std::int64_t s = kSinTable[static_cast<std::size_t>(mid)];
         const std::int64_t c = kSinTable[static_cast<std::size_t>(kQuarter - mid)];
-        if (s * a <= b * c) lo = mid; else hi = mid - 1;
+        if (s * a <= b * c)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
     // Round to the nearer of lo and lo+1.
     if (lo < kQuarter / 2) {
@@ -101,10 +106,10 @@ std::uint16_t atan2_angle(std::int64_t y, std::int64_t x) {
         const std::int64_t e1 = a * s1 - b * c1;  // > 0
         if (e1 < e0) ++lo;
     }
-    std::int32_t steps = lo;                          // 0..2048 within the octant
-    if (swapped) steps = kQuarter - steps;            // mirror about 45 degrees
-    if (neg_x) steps = 2 * kQuarter - steps;          // mirror about the y axis
-    if (neg_y) steps = 4 * kQuarter - steps;          // mirror about the x axis
+    std::int32_t steps = lo;                  // 0..2048 within the octant
+    if (swapped) steps = kQuarter - steps;    // mirror about 45 degrees
+    if (neg_x) steps = 2 * kQuarter - steps;  // mirror about the y axis
+    if (neg_y) steps = 4 * kQuarter - steps;  // mirror about the x axis
     return static_cast<std::uint16_t>(static_cast<std::uint32_t>(steps) << 2u);
 }
 

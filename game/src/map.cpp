@@ -16,27 +16,39 @@ constexpr std::int32_t m(std::int32_t metres) { return metres * kUnitsPerMeter; 
 constexpr std::int32_t dm(std::int32_t decimetres) { return decimetres * kUnitsPerMeter / 10; }
 
 constexpr std::array<Box, 12> kWalls{{
-    {m(28), m(28), m(36), m(36)},                          // central block
-    {m(8), m(10), m(20), m(11)},                           // south-west bar
-    {m(44), m(53), m(56), m(54)},                          // north-east bar
-    {m(10), m(40), m(11), m(54)},                          // west pillar line
-    {m(53), m(10), m(54), m(24)},                          // east pillar line
-    {m(32) - 51, m(4), m(32) + 51, m(20)},                 // thin wall, 0.1 m, south
-    {m(44), m(32) - 51, m(58), m(32) + 51},                // thin wall, 0.1 m, east
-    {m(20), m(44), m(23), m(47)},                          // cover crate
-    {m(41), m(17), m(44), m(20)},                          // cover crate
-    {m(4), m(28), m(6), m(36)},                            // west cover
-    {m(30), m(58), m(34), m(60)},                          // north cover
-    {dm(175), dm(250), dm(185), dm(340)},                  // 1 m post (thin-ish)
+    {m(28), m(28), m(36), m(36)},            // central block
+    {m(8), m(10), m(20), m(11)},             // south-west bar
+    {m(44), m(53), m(56), m(54)},            // north-east bar
+    {m(10), m(40), m(11), m(54)},            // west pillar line
+    {m(53), m(10), m(54), m(24)},            // east pillar line
+    {m(32) - 51, m(4), m(32) + 51, m(20)},   // thin wall, 0.1 m, south
+    {m(44), m(32) - 51, m(58), m(32) + 51},  // thin wall, 0.1 m, east
+    {m(20), m(44), m(23), m(47)},            // cover crate
+    {m(41), m(17), m(44), m(20)},            // cover crate
+    {m(4), m(28), m(6), m(36)},              // west cover
+    {m(30), m(58), m(34), m(60)},            // north cover
+    {dm(175), dm(250), dm(185), dm(340)},    // 1 m post
 }};
 static_assert(kWalls[5].max_x - kWalls[5].min_x == kThinWallThickness, "thin wall thickness");
 static_assert(kWalls[6].max_y - kWalls[6].min_y == kThinWallThickness, "thin wall thickness");
 
 constexpr std::array<Point, 16> kSpawns{{
-    {m(4), m(4)},   {m(60), m(4)},  {m(4), m(60)},  {m(60), m(60)},
-    {m(16), m(16)}, {m(48), m(16)}, {m(16), m(50)}, {m(48), m(48)},
-    {m(32), m(24)}, {m(32), m(40)}, {m(24), m(32)}, {m(40), m(32)},
-    {m(4), m(20)},  {m(60), m(40)}, {m(26), m(4)},  {m(38), m(60)},
+    {m(4), m(4)},
+    {m(60), m(4)},
+    {m(4), m(60)},
+    {m(60), m(60)},
+    {m(16), m(16)},
+    {m(48), m(16)},
+    {m(16), m(50)},
+    {m(48), m(48)},
+    {m(32), m(24)},
+    {m(32), m(40)},
+    {m(24), m(32)},
+    {m(40), m(32)},
+    {m(4), m(20)},
+    {m(60), m(40)},
+    {m(26), m(4)},
+    {m(38), m(60)},
 }};
 
 // Entry/exit along one axis of the slab test; false if the ray is parallel and outside.

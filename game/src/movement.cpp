@@ -21,7 +21,9 @@ std::int32_t clamp32(std::int64_t v, std::int32_t lo, std::int32_t hi) {
     return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));
 }
 
-std::uint16_t count_down(std::uint16_t t) { return t > 0 ? static_cast<std::uint16_t>(t - 1) : std::uint16_t{0}; }
+std::uint16_t count_down(std::uint16_t t) {
+    return t > 0 ? static_cast<std::uint16_t>(t - 1) : std::uint16_t{0};
+}
 
 // Pushes the circle at (x, y) out of one box; removes the velocity component pointing into it.
 void resolve_box(const Box& b, std::int32_t& x, std::int32_t& y, std::int32_t& vx, std::int32_t& vy) {
@@ -33,16 +35,26 @@ void resolve_box(const Box& b, std::int32_t& x, std::int32_t& y, std::int32_t& v
     const std::int64_t d2 = dx * dx + dy * dy;
     if (d2 >= r * r) return;
     if (d2 == 0) {
-        // Centre inside the box (only reachable from a corrupted or restored state): leave by the nearest face.
+        // Centre inside the box (only reachable from a corrupted or restored state): leave by the nearest
+        // face.
         const std::int64_t left = x - b.min_x;
         const std::int64_t right = b.max_x - x;
         const std::int64_t down = y - b.min_y;
         const std::int64_t up = b.max_y - y;
         const std::int64_t best = std::min(std::min(left, right), std::min(down, up));
-        if (best == left) { x = static_cast<std::int32_t>(b.min_x - r); if (vx > 0) vx = 0; }
-        else if (best == right) { x = static_cast<std::int32_t>(b.max_x + r); if (vx < 0) vx = 0; }
-        else if (best == down) { y = static_cast<std::int32_t>(b.min_y - r); if (vy > 0) vy = 0; }
-        else { y = static_cast<std::int32_t>(b.max_y + r); if (vy < 0) vy = 0; }
+        if (best == left) {
+            x = static_cast<std::int32_t>(b.min_x - r);
+            if (vx > 0) vx = 0;
+        } else if (best == right) {
+            x = static_cast<std::int32_t>(b.max_x + r);
+            if (vx < 0) vx = 0;
+        } else if (best == down) {
+            y = static_cast<std::int32_t>(b.min_y - r);
+            if (vy > 0) vy = 0;
+        } else {
+            y = static_cast<std::int32_t>(b.max_y + r);
+            if (vy < 0) vy = 0;
+        }
         return;
     }
     const std::int64_t len = length_of(dx, dy);

@@ -1,4 +1,5 @@
-// Launcher projectiles: spawning into the owner's slot ring, sub-stepped flight, wall/edge/player hits, expiry.
+// Launcher projectiles: spawning into the owner's slot ring, sub-stepped flight, wall/edge/player hits,
+// expiry.
 #include <cstdint>
 
 #include "arena/constants.hpp"
@@ -45,8 +46,10 @@ void update_projectiles(State& s, TickScratch& scratch) {
                 hit = collides(s, owner, pr, scratch);
             }
             pr.ttl = static_cast<std::uint16_t>(pr.ttl - 1);
-            if (hit) pr = Projectile{};
-            else if (pr.ttl == 0) pr = Projectile{};  // expired: the slot is free again
+            if (hit)
+                pr = Projectile{};
+            else if (pr.ttl == 0)
+                pr = Projectile{};  // expired: the slot is free again
         }
     }
 }

@@ -130,14 +130,16 @@ EntitySnapshot ArenaGame::interpolate(const EntitySnapshot& a, const EntitySnaps
     const bool teleport = position_error_q(a, b) > 4 * kUnitsPerMeter;
     if (!same_life || teleport) return out;
     auto lerp = [t](std::int32_t x, std::int32_t y) {
-        return static_cast<std::int32_t>(std::lround(static_cast<double>(x) + (static_cast<double>(y) - x) * t));
+        return static_cast<std::int32_t>(
+            std::lround(static_cast<double>(x) + (static_cast<double>(y) - x) * t));
     };
     out.x = lerp(a.x, b.x);
     out.y = lerp(a.y, b.y);
     out.vx = lerp(a.vx, b.vx);
     out.vy = lerp(a.vy, b.vy);
     const std::int32_t turn = angle_delta(b.aim, a.aim);
-    out.aim = static_cast<std::uint16_t>(a.aim + static_cast<std::int32_t>(std::lround(static_cast<float>(turn) * t)));
+    out.aim = static_cast<std::uint16_t>(
+        a.aim + static_cast<std::int32_t>(std::lround(static_cast<float>(turn) * t)));
     return out;
 }
 
@@ -174,9 +176,11 @@ std::uint32_t diff_fields(const EntitySnapshot& a, const EntitySnapshot& b) {
 
 std::string_view field_name(int bit) {
     static constexpr std::array<std::string_view, kFieldCount> kNames{
-        "kind",          "flags",      "ammo",       "owner",        "position",      "velocity", "aim",
-        "hp",            "fire_cooldown", "alt_cooldown", "reload_timer", "dash_timer", "dash_cooldown",
-        "respawn_timer", "shots",      "ttl",        "score",        "deaths",        "rng"};
+        "kind",          "flags",         "ammo",         "owner",
+        "position",      "velocity",      "aim",          "hp",
+        "fire_cooldown", "alt_cooldown",  "reload_timer", "dash_timer",
+        "dash_cooldown", "respawn_timer", "shots",        "ttl",
+        "score",         "deaths",        "rng"};
     if (bit < 0 || bit >= kFieldCount) return "unknown";
     return kNames[static_cast<std::size_t>(bit)];
 }

@@ -12,9 +12,9 @@ namespace arena::sim {
 
 /// Per-tick bookkeeping that step() needs but the State does not keep.
 struct TickScratch {
-    std::array<bool, kMaxPlayers> fired_rifle{};   ///< shot the rifle this tick
-    std::array<bool, kMaxPlayers> fired_rocket{};  ///< launched a projectile this tick
-    std::array<std::int8_t, kMaxPlayers> killer{}; ///< who dealt the killing blow (-1 = nobody)
+    std::array<bool, kMaxPlayers> fired_rifle{};    ///< shot the rifle this tick
+    std::array<bool, kMaxPlayers> fired_rocket{};   ///< launched a projectile this tick
+    std::array<std::int8_t, kMaxPlayers> killer{};  ///< who dealt the killing blow (-1 = nobody)
 };
 
 // movement.cpp
@@ -33,7 +33,8 @@ void clamp_to_arena(std::int32_t& x, std::int32_t& y);
 
 // combat.cpp
 /// Resolves one rifle shot of `shooter`; `rewound` (or nullptr) holds the targets as the shooter saw them.
-void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound, TickScratch& scratch);
+void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound,
+                     TickScratch& scratch);
 /// Damages a living target; remembers the attacker whose hit took it to 0.
 void apply_damage(State& s, int target, int attacker, std::int16_t damage, TickScratch& scratch);
 /// Turns players at 0 hp into dead ones: death count, kill credit, respawn timer.

@@ -1,4 +1,5 @@
-// arena_trace: runs a seeded bot match and prints "tick checksum" per tick, for cross-build determinism checks.
+// arena_trace: runs a seeded bot match and prints "tick checksum" per tick, for cross-build determinism
+// checks.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,11 +24,14 @@ bool parse(int argc, char** argv, Options& o) {
         char* end = nullptr;
         const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
         if (end == value.c_str() || *end != '\0') return false;
-        if (key == "--seed") o.seed = v;
+        if (key == "--seed")
+            o.seed = v;
         else if (key == "--players" && v >= 1 && v <= static_cast<unsigned long long>(arena::kMaxPlayers))
             o.players = static_cast<int>(v);
-        else if (key == "--ticks" && v <= 10'000'000ULL) o.ticks = static_cast<int>(v);
-        else return false;
+        else if (key == "--ticks" && v <= 10'000'000ULL)
+            o.ticks = static_cast<int>(v);
+        else
+            return false;
     }
     return argc % 2 == 1;
 }
@@ -62,7 +66,8 @@ int main(int argc, char** argv) {
         deaths += p.deaths;
         projectiles += p.shots;
     }
-    std::fprintf(stderr, "arena_trace: seed %llu, %d players, %d ticks: %ld kills, %ld deaths, %ld projectiles\n",
-                 static_cast<unsigned long long>(opt.seed), opt.players, opt.ticks, kills, deaths, projectiles);
+    std::fprintf(
+        stderr, "arena_trace: seed %llu, %d players, %d ticks: %ld kills, %ld deaths, %ld projectiles\n",
+        static_cast<unsigned long long>(opt.seed), opt.players, opt.ticks, kills, deaths, projectiles);
     return 0;
 }

@@ -71,7 +71,8 @@ TEST(Determinism, DifferentSeedsOrInputsDiverge) {
     const Recording b = record(2, 8, 300);
     EXPECT_NE(a.checksums.back(), b.checksums.back());
     std::vector<Inputs> changed = a.inputs;
-    for (Input& in : changed[100]) in.aim = static_cast<std::uint16_t>(in.aim + 1);  // any living player turns
+    for (Input& in : changed[100])
+        in.aim = static_cast<std::uint16_t>(in.aim + 1);  // any living player turns
     const auto sums = replay(1, 8, changed);
     EXPECT_EQ(sums[99], a.checksums[99]);
     EXPECT_NE(sums[100], a.checksums[100]);  // the checksum sees a one-tick input change at once

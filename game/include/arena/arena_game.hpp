@@ -19,7 +19,8 @@
 
 namespace arena {
 
-/// The traits struct the library's sessions are instantiated with (DeterministicGame, ServerGame, ReplicatedGame).
+/// The traits struct the library's sessions are instantiated with (DeterministicGame, ServerGame,
+/// ReplicatedGame).
 struct ArenaGame {
     /// Player slots 0..kMaxPlayers-1.
     static constexpr int kMaxPlayers = arena::kMaxPlayers;
@@ -32,8 +33,8 @@ struct ArenaGame {
     using EntitySnapshot = arena::EntitySnapshot;  ///< one replicated entity
     /// One entity with its stable id.
     struct EntityRecord {
-        std::uint32_t id = 0;     ///< player slot, or projectile_entity_id()
-        EntitySnapshot snap{};    ///< its replicated fields
+        std::uint32_t id = 0;   ///< player slot, or projectile_entity_id()
+        EntitySnapshot snap{};  ///< its replicated fields
     };
 
     /// Advances one tick (1/60 s). inputs.size() must be kMaxPlayers (slots without a player are ignored);

@@ -17,17 +17,17 @@ namespace arena {
 
 /// How a bot plays. Defaults make a competent but beatable opponent.
 struct BotConfig {
-    std::uint16_t aim_error = 1200;          ///< max aim offset, angle units (1200 = 6.6 degrees), re-rolled often
-    std::uint16_t aim_error_period = 20;     ///< ticks between aim offset re-rolls
-    std::uint16_t reaction_ticks = 12;       ///< ticks a target must be seen before the first shot (200 ms)
-    std::uint16_t fire_cone = 2000;          ///< fires only when the aim is this close to the target direction
-    std::int32_t chase_distance = 14 * kUnitsPerMeter;    ///< closes in on targets farther than this
-    std::int32_t retreat_distance = 4 * kUnitsPerMeter;   ///< backs off from targets closer than this
-    std::int32_t sight_range = kRifleRange;               ///< ignores players farther than this
-    std::uint32_t rocket_chance = 24;        ///< 1 in N ticks fires the launcher at a mid-range target (0 = never)
-    std::uint32_t dash_chance = 180;         ///< 1 in N ticks dashes while moving (0 = never)
-    std::uint16_t strafe_min_ticks = 20;     ///< shortest strafe in one direction
-    std::uint16_t strafe_max_ticks = 70;     ///< longest strafe in one direction
+    std::uint16_t aim_error = 1200;  ///< max aim offset, angle units (1200 = 6.6 degrees), re-rolled often
+    std::uint16_t aim_error_period = 20;  ///< ticks between aim offset re-rolls
+    std::uint16_t reaction_ticks = 12;    ///< ticks a target must be seen before the first shot (200 ms)
+    std::uint16_t fire_cone = 2000;       ///< fires only when the aim is this close to the target direction
+    std::int32_t chase_distance = 14 * kUnitsPerMeter;   ///< closes in on targets farther than this
+    std::int32_t retreat_distance = 4 * kUnitsPerMeter;  ///< backs off from targets closer than this
+    std::int32_t sight_range = kRifleRange;              ///< ignores players farther than this
+    std::uint32_t rocket_chance = 24;  ///< 1 in N ticks fires the launcher at a mid-range target (0 = never)
+    std::uint32_t dash_chance = 180;   ///< 1 in N ticks dashes while moving (0 = never)
+    std::uint16_t strafe_min_ticks = 20;  ///< shortest strafe in one direction
+    std::uint16_t strafe_max_ticks = 70;  ///< longest strafe in one direction
 
     /// Ok, or invalid_config naming the first bad field.
     [[nodiscard]] rwd::Status validate() const;
@@ -43,9 +43,9 @@ struct SeenPlayer {
 
 /// Everything a bot may base its decision on: what a client renders, nothing more.
 struct BotView {
-    int self_slot = 0;                               ///< the bot's own slot (others[self_slot] is ignored)
-    Player self{};                                   ///< the bot's own player (predicted or authoritative)
-    std::array<SeenPlayer, kMaxPlayers> others{};    ///< everyone else, indexed by slot
+    int self_slot = 0;                             ///< the bot's own slot (others[self_slot] is ignored)
+    Player self{};                                 ///< the bot's own player (predicted or authoritative)
+    std::array<SeenPlayer, kMaxPlayers> others{};  ///< everyone else, indexed by slot
 };
 
 /// A view of `s` from `slot` with exact, current positions (for local simulations and tests).

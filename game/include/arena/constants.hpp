@@ -64,9 +64,11 @@ inline constexpr std::int16_t kRocketDamage = 40;
 /// Launcher: projectile radius (0.15 m).
 inline constexpr std::int32_t kRocketRadius = 154;
 /// Projectile slots per player. A player's n-th projectile lives in slot n % kProjectilesPerPlayer; it has
-/// always expired before that slot is reused, since kProjectilesPerPlayer shots take longer than one lifetime.
+/// always expired before that slot is reused, since kProjectilesPerPlayer shots take longer than one
+/// lifetime.
 inline constexpr int kProjectilesPerPlayer = 4;
-static_assert(kRocketTtl < kProjectilesPerPlayer * kRocketCooldown, "projectile slots would be reused while live");
+static_assert(kRocketTtl < kProjectilesPerPlayer * kRocketCooldown,
+              "projectile slots would be reused while live");
 
 /// Interpolation delay a client may claim for lag compensation, in ticks (about 1 s).
 inline constexpr std::uint8_t kMaxViewDelay = 63;

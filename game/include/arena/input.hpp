@@ -25,12 +25,12 @@ inline constexpr std::int8_t kAxisMax = 127;
 
 /// One player's input for one tick. Default-constructed = neutral (stand still, aim east, nothing pressed).
 struct Input {
-    std::int8_t move_x = 0;            ///< right/left axis in [-127, 127] (127 = 1.0)
-    std::int8_t move_y = 0;            ///< up/down axis in [-127, 127]
-    std::uint8_t buttons = 0;          ///< Button bits
-    std::uint8_t view_delay = 0;       ///< ticks between this input's tick and the older tick the player saw
-    std::uint16_t aim = 0;             ///< aim angle, 65536 = full turn, 0 = +x
-    std::uint16_t view_fraction = 0;   ///< how far the view was between view tick and the next, Q16
+    std::int8_t move_x = 0;           ///< right/left axis in [-127, 127] (127 = 1.0)
+    std::int8_t move_y = 0;           ///< up/down axis in [-127, 127]
+    std::uint8_t buttons = 0;         ///< Button bits
+    std::uint8_t view_delay = 0;      ///< ticks between this input's tick and the older tick the player saw
+    std::uint16_t aim = 0;            ///< aim angle, 65536 = full turn, 0 = +x
+    std::uint16_t view_fraction = 0;  ///< how far the view was between view tick and the next, Q16
     /// Field-wise equality.
     friend constexpr bool operator==(const Input&, const Input&) = default;
 };

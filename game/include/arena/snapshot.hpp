@@ -51,17 +51,34 @@ struct EntitySnapshot {
     std::uint16_t ttl = 0;                  ///< projectile: ticks left to live
     std::int32_t score = 0;                 ///< player: kills
     std::int32_t deaths = 0;                ///< player: deaths
-    std::array<std::uint64_t, 2> rng{};     ///< player: its generator's state (respawn points are predictable)
+    std::array<std::uint64_t, 2> rng{};  ///< player: its generator's state (respawn points are predictable)
     /// Field-wise equality.
     friend constexpr bool operator==(const EntitySnapshot&, const EntitySnapshot&) = default;
 };
-static_assert(std::has_unique_object_representations_v<EntitySnapshot>, "EntitySnapshot must have no padding");
+static_assert(std::has_unique_object_representations_v<EntitySnapshot>,
+              "EntitySnapshot must have no padding");
 
 /// Bits of diff_fields(): one per group of fields that change together.
 enum SnapshotField : int {
-    kFieldKind = 0, kFieldFlags, kFieldAmmo, kFieldOwner, kFieldPosition, kFieldVelocity, kFieldAim, kFieldHp,
-    kFieldFireCooldown, kFieldAltCooldown, kFieldReloadTimer, kFieldDashTimer, kFieldDashCooldown,
-    kFieldRespawnTimer, kFieldShots, kFieldTtl, kFieldScore, kFieldDeaths, kFieldRng,
+    kFieldKind = 0,
+    kFieldFlags,
+    kFieldAmmo,
+    kFieldOwner,
+    kFieldPosition,
+    kFieldVelocity,
+    kFieldAim,
+    kFieldHp,
+    kFieldFireCooldown,
+    kFieldAltCooldown,
+    kFieldReloadTimer,
+    kFieldDashTimer,
+    kFieldDashCooldown,
+    kFieldRespawnTimer,
+    kFieldShots,
+    kFieldTtl,
+    kFieldScore,
+    kFieldDeaths,
+    kFieldRng,
     kFieldCount  ///< number of field bits
 };
 
@@ -101,8 +118,10 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
         return changed ? body() : true;
     };
     const EntitySnapshot& b = base != nullptr ? *base : v;
-    bool ok = group(v.flags == b.flags, [&] { return serialize_int(s, v.flags, std::uint8_t{0}, kAllPlayerFlags); });
-    ok = ok && group(v.ammo == b.ammo, [&] { return serialize_int(s, v.ammo, std::uint8_t{0}, kRifleMagazine); });
+    bool ok = group(v.flags == b.flags,
+                    [&] { return serialize_int(s, v.flags, std::uint8_t{0}, kAllPlayerFlags); });
+    ok = ok &&
+         group(v.ammo == b.ammo, [&] { return serialize_int(s, v.ammo, std::uint8_t{0}, kRifleMagazine); });
     ok = ok && group(v.aim == b.aim, [&] { return serialize_u16(s, v.aim, 0xFFFF); });
     ok = ok && group(v.hp == b.hp, [&] { return serialize_int(s, v.hp, std::int16_t{0}, kMaxHp); });
     ok = ok && group(v.fire_cooldown == b.fire_cooldown,
@@ -111,7 +130,8 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
                      [&] { return serialize_u16(s, v.alt_cooldown, kRocketCooldown); });
     ok = ok && group(v.reload_timer == b.reload_timer,
                      [&] { return serialize_u16(s, v.reload_timer, kReloadTicks); });
-    ok = ok && group(v.dash_timer == b.dash_timer, [&] { return serialize_u16(s, v.dash_timer, kDashTicks); });
+    ok =
+        ok && group(v.dash_timer == b.dash_timer, [&] { return serialize_u16(s, v.dash_timer, kDashTicks); });
     ok = ok && group(v.dash_cooldown == b.dash_cooldown,
                      [&] { return serialize_u16(s, v.dash_cooldown, kDashCooldown); });
     ok = ok && group(v.respawn_timer == b.respawn_timer,
@@ -120,8 +140,8 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
     ok = ok && group(v.score == b.score, [&] { return serialize_i32_raw(s, v.score); });
     ok = ok && group(v.deaths == b.deaths, [&] { return serialize_i32_raw(s, v.deaths); });
     ok = ok && group(v.rng == b.rng, [&] {
-        return rwd::wire::serialize_uint64(s, v.rng[0]) && rwd::wire::serialize_uint64(s, v.rng[1]);
-    });
+             return rwd::wire::serialize_uint64(s, v.rng[0]) && rwd::wire::serialize_uint64(s, v.rng[1]);
+         });
     return ok;
 }
 
@@ -142,7 +162,8 @@ bool serialize_kind_fields(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
     if (base != nullptr) {
         bool changed = v.owner != base->owner;
         if (!serialize_bool(s, changed)) return false;
-        if (changed && !serialize_int(s, v.owner, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1})) return false;
+        if (changed && !serialize_int(s, v.owner, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}))
+            return false;
         changed = v.ttl != base->ttl;
         if (!serialize_bool(s, changed)) return false;
         return !changed || serialize_u16(s, v.ttl, kRocketTtl);
@@ -174,7 +195,8 @@ bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     bool moved = v.x != base.x || v.y != base.y || v.vx != base.vx || v.vy != base.vy;
     if (!serialize_bool(s, moved)) return false;
     if (moved) {
-        const bool ok = rwd::wire::serialize_relative(s, base.x, v.x) && rwd::wire::serialize_relative(s, base.y, v.y) &&
+        const bool ok = rwd::wire::serialize_relative(s, base.x, v.x) &&
+                        rwd::wire::serialize_relative(s, base.y, v.y) &&
                         rwd::wire::serialize_relative(s, base.vx, v.vx) &&
                         rwd::wire::serialize_relative(s, base.vy, v.vy);
         if (!ok) return false;

@@ -44,7 +44,9 @@ struct Player {
     /// True if the seat is taken.
     [[nodiscard]] constexpr bool present() const { return (flags & kPresent) != 0; }
     /// True if the seat is taken and the player is on the field.
-    [[nodiscard]] constexpr bool alive() const { return (flags & (kPresent | kAlive)) == (kPresent | kAlive); }
+    [[nodiscard]] constexpr bool alive() const {
+        return (flags & (kPresent | kAlive)) == (kPresent | kAlive);
+    }
 };
 
 /// One launcher projectile; slot [owner][serial % kProjectilesPerPlayer] in State::projectiles.
@@ -65,8 +67,8 @@ struct State {
     std::array<Player, kMaxPlayers> players{};  ///< indexed by slot
     /// Projectiles, [owner slot][serial % kProjectilesPerPlayer].
     std::array<std::array<Projectile, kProjectilesPerPlayer>, kMaxPlayers> projectiles{};
-    rwd::Rng match_rng{0};     ///< seeds each joining player's generator
-    std::uint32_t tick = 0;    ///< steps taken since the match began
+    rwd::Rng match_rng{0};       ///< seeds each joining player's generator
+    std::uint32_t tick = 0;      ///< steps taken since the match began
     std::uint32_t reserved = 0;  ///< always 0: makes the layout padding-free
 };
 

@@ -36,19 +36,21 @@ bool serialize_rng(Stream& s, rwd::Rng& rng) {
 /// One player, every field.
 template <class Stream>
 bool serialize_player(Stream& s, Player& p) {
-    return serialize_rng(s, p.rng) && serialize_raw(s, p.x) && serialize_raw(s, p.y) && serialize_raw(s, p.vx) &&
-           serialize_raw(s, p.vy) && serialize_raw(s, p.score) && serialize_raw(s, p.deaths) &&
-           serialize_raw(s, p.aim) && serialize_raw(s, p.hp) && serialize_raw(s, p.fire_cooldown) &&
-           serialize_raw(s, p.alt_cooldown) && serialize_raw(s, p.reload_timer) && serialize_raw(s, p.dash_timer) &&
-           serialize_raw(s, p.dash_cooldown) && serialize_raw(s, p.respawn_timer) && serialize_raw(s, p.shots) &&
-           serialize_raw(s, p.ammo) && serialize_raw(s, p.flags) && serialize_raw(s, p.reserved);
+    return serialize_rng(s, p.rng) && serialize_raw(s, p.x) && serialize_raw(s, p.y) &&
+           serialize_raw(s, p.vx) && serialize_raw(s, p.vy) && serialize_raw(s, p.score) &&
+           serialize_raw(s, p.deaths) && serialize_raw(s, p.aim) && serialize_raw(s, p.hp) &&
+           serialize_raw(s, p.fire_cooldown) && serialize_raw(s, p.alt_cooldown) &&
+           serialize_raw(s, p.reload_timer) && serialize_raw(s, p.dash_timer) &&
+           serialize_raw(s, p.dash_cooldown) && serialize_raw(s, p.respawn_timer) &&
+           serialize_raw(s, p.shots) && serialize_raw(s, p.ammo) && serialize_raw(s, p.flags) &&
+           serialize_raw(s, p.reserved);
 }
 
 /// One projectile slot, every field.
 template <class Stream>
 bool serialize_projectile(Stream& s, Projectile& pr) {
-    return serialize_raw(s, pr.x) && serialize_raw(s, pr.y) && serialize_raw(s, pr.vx) && serialize_raw(s, pr.vy) &&
-           serialize_raw(s, pr.ttl) && serialize_raw(s, pr.serial);
+    return serialize_raw(s, pr.x) && serialize_raw(s, pr.y) && serialize_raw(s, pr.vx) &&
+           serialize_raw(s, pr.vy) && serialize_raw(s, pr.ttl) && serialize_raw(s, pr.serial);
 }
 
 }  // namespace detail

@@ -1,4 +1,5 @@
-// ArenaGame satisfies the library's game concepts, and the forensic hooks (State serialize, describe_diff) work.
+// ArenaGame satisfies the library's game concepts, and the forensic hooks (State serialize, describe_diff)
+// work.
 #include <gtest/gtest.h>
 
 #include <algorithm>

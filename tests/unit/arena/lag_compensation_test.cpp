@@ -13,9 +13,7 @@ namespace {
 using Rewound = rwd::RewoundTargets<ArenaGame>;
 
 // Shooter 0 at (20, 40) m aims east; target 1 stands 10 m east but 3 m north of the line of fire.
-State setup() {
-    return staged({{0, Point{meters(20), meters(40)}}, {1, Point{meters(30), meters(43)}}});
-}
+State setup() { return staged({{0, Point{meters(20), meters(40)}}, {1, Point{meters(30), meters(43)}}}); }
 
 Input trigger() {
     Input in;

@@ -1,4 +1,5 @@
-// Movement: top speed, acceleration and friction, diagonal normalization, the thinnest wall never tunnels, bounds.
+// Movement: top speed, acceleration and friction, diagonal normalization, the thinnest wall never tunnels,
+// bounds.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -101,9 +102,9 @@ TEST(Movement, DashIsFasterThenSettlesBackToTopSpeed) {
     EXPECT_EQ(speed_of(s.players[0]), kTopSpeed);
 }
 
-// Drives a player at top (or dash) speed towards a thin wall from `angle`, and checks every tick that it stays on
-// its own side and never overlaps the wall, until it slides past the wall's end. Returns "" or the failure, and
-// counts the ticks spent touching the wall in `contacts`.
+// Drives a player at top (or dash) speed towards a thin wall from `angle`, and checks every tick that it
+// stays on its own side and never overlaps the wall, until it slides past the wall's end. Returns "" or the
+// failure, and counts the ticks spent touching the wall in `contacts`.
 std::string run_at_wall(const Box& wall, bool vertical, bool from_low_side, std::uint16_t angle, bool dash,
                         int& contacts) {
     const std::int32_t mid = vertical ? (wall.min_y + wall.max_y) / 2 : (wall.min_x + wall.max_x) / 2;
@@ -131,7 +132,8 @@ std::string run_at_wall(const Box& wall, bool vertical, bool from_low_side, std:
         const std::int32_t along = vertical ? p.y : p.x;
         if (along < lo || along > hi) break;  // slid past the end of the wall: going round it is allowed
         const std::int32_t c = vertical ? p.x : p.y;
-        if (from_low_side ? c >= wall_mid : c <= wall_mid) return "crossed the wall at tick " + std::to_string(t);
+        if (from_low_side ? c >= wall_mid : c <= wall_mid)
+            return "crossed the wall at tick " + std::to_string(t);
         const std::int64_t d2 = dist2_to_box(p.x, p.y, wall);
         if (d2 < std::int64_t{kPlayerRadius - 1} * (kPlayerRadius - 1)) {
             return "overlaps the wall at tick " + std::to_string(t);
@@ -153,7 +155,8 @@ TEST(Movement, ThinnestWallHoldsAtTopSpeedFromEveryAngle) {
                 for (const bool dash : {false, true}) {
                     int contacts = 0;
                     EXPECT_EQ(run_at_wall(wall, vertical, low, angle, dash, contacts), "")
-                        << "vertical=" << vertical << " low=" << low << " angle=" << angle << " dash=" << dash;
+                        << "vertical=" << vertical << " low=" << low << " angle=" << angle
+                        << " dash=" << dash;
                     // Every approach within 60 degrees of the normal really reaches the wall.
                     if (a > -10923 && a < 10923) {
                         EXPECT_GT(contacts, 0) << "angle=" << angle << " dash=" << dash;

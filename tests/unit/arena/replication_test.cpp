@@ -31,7 +31,8 @@ struct Match {
     }
     Inputs inputs() {
         Inputs in{};
-        for (std::size_t i = 0; i < bots.size(); ++i) in[i] = bots[i].think(view_of(state, static_cast<int>(i)));
+        for (std::size_t i = 0; i < bots.size(); ++i)
+            in[i] = bots[i].think(view_of(state, static_cast<int>(i)));
         return in;
     }
 };
@@ -65,7 +66,8 @@ TEST(Replication, RestoredStatePredictsExactlyLikeTheServer) {
                     checked_projectiles += a[i].snap.kind == EntityKind::kProjectile ? 1 : 0;
                 }
                 // Beyond the entities, the players' whole state matches byte for byte.
-                ASSERT_EQ(std::memcmp(server.players.data(), client.players.data(), sizeof(server.players)), 0);
+                ASSERT_EQ(std::memcmp(server.players.data(), client.players.data(), sizeof(server.players)),
+                          0);
             }
         }
         EXPECT_GT(checked_projectiles, 0);
@@ -156,9 +158,10 @@ RC_GTEST_PROP(Replication, GarbageRecordsNeverBreakStep, ()) {
     Records recs;
     for (int i = 0; i < n; ++i) {
         ArenaGame::EntityRecord r;
-        r.id = *rc::gen::oneOf(rc::gen::inRange<std::uint32_t>(0, 300),
-                               rc::gen::inRange<std::uint32_t>(kProjectileIdBase, kProjectileIdBase + 70 * 65536),
-                               rc::gen::arbitrary<std::uint32_t>());
+        r.id = *rc::gen::oneOf(
+            rc::gen::inRange<std::uint32_t>(0, 300),
+            rc::gen::inRange<std::uint32_t>(kProjectileIdBase, kProjectileIdBase + 70 * 65536),
+            rc::gen::arbitrary<std::uint32_t>());
         EntitySnapshot& e = r.snap;
         e.kind = *rc::gen::element(EntityKind::kPlayer, EntityKind::kProjectile, static_cast<EntityKind>(7));
         e.flags = *rc::gen::arbitrary<std::uint8_t>();

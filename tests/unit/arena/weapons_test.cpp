@@ -1,4 +1,5 @@
-// Weapons: rifle fire rate, magazine, reload, damage, range and walls; death, kill credit, respawn; projectiles.
+// Weapons: rifle fire rate, magazine, reload, damage, range and walls; death, kill credit, respawn;
+// projectiles.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +24,8 @@ Input fire(std::uint8_t buttons = kFire) {
     return in;
 }
 
-// Ticks (1-based) at which slot 0 fired the rifle (its cooldown restarted) while holding `in` for `ticks` ticks.
+// Ticks (1-based) at which slot 0 fired the rifle (its cooldown restarted) while holding `in` for `ticks`
+// ticks.
 std::vector<int> shot_ticks(State& s, const Input& in, int ticks) {
     std::vector<int> shots;
     for (int t = 1; t <= ticks; ++t) {
@@ -71,7 +73,8 @@ TEST(Weapons, ReloadButtonRefillsAndBlocksFiring) {
         }
     }
     EXPECT_EQ(t, kReloadTicks);
-    EXPECT_EQ(s.players[0].ammo, kRifleMagazine - 1);  // refilled, and the held trigger fired on the same tick
+    EXPECT_EQ(s.players[0].ammo,
+              kRifleMagazine - 1);  // refilled, and the held trigger fired on the same tick
     // A full magazine does not reload.
     State full = staged({{0, Point{meters(20), meters(40)}}});
     step(full, only(0, fire(kReload)));
@@ -108,7 +111,8 @@ TEST(Weapons, HitscanDamagesKillsCreditsAndRespawns) {
     EXPECT_EQ(s.players[1].hp, kMaxHp);
     EXPECT_EQ(s.players[1].ammo, kRifleMagazine);
     bool at_spawn = false;
-    for (const Point& p : spawn_points()) at_spawn = at_spawn || (p.x == s.players[1].x && p.y == s.players[1].y);
+    for (const Point& p : spawn_points())
+        at_spawn = at_spawn || (p.x == s.players[1].x && p.y == s.players[1].y);
     EXPECT_TRUE(at_spawn);
     EXPECT_EQ(s.players[0].score, 1);
 }
@@ -159,7 +163,8 @@ TEST(Weapons, RifleRangeAndWallsStopShots) {
 }
 
 TEST(Weapons, NearestTargetTakesTheBullet) {
-    State s = staged({{0, Point{meters(20), meters(40)}}, {1, Point{meters(30), meters(40)}},
+    State s = staged({{0, Point{meters(20), meters(40)}},
+                      {1, Point{meters(30), meters(40)}},
                       {2, Point{meters(25), meters(40)}}});
     step(s, only(0, fire()));
     EXPECT_EQ(s.players[1].hp, kMaxHp);
