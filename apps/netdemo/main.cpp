@@ -28,6 +28,7 @@ constexpr std::int64_t kTickUs = 1'000'000 / 60;   // 60 Hz send rate
 constexpr Micros kStep{1000};                      // endpoints update every virtual millisecond
 constexpr int kReliableEvery = 30;                 // a reliable event twice a second each way
 constexpr std::size_t kSnapshotBytes = 64;
+constexpr std::uint32_t kMaxTicks = 3600 * 60;     // --duration is at most an hour at 60 Hz
 
 std::vector<std::uint8_t> encode(std::uint32_t number, Micros sent, std::size_t size) {
     std::vector<std::uint8_t> v(size, 0);
@@ -67,6 +68,7 @@ struct Receiver {
             reliable_max_ms = std::max(reliable_max_ms, (now - sent).millis());
             return;
         }
+        if (n > kMaxTicks) return;  // the number sizes `seen`: never trust it beyond what a run can send
         if (n >= seen.size()) seen.resize(n + 1, 0);
         if (seen[n]++ != 0) {
             ++copies;
