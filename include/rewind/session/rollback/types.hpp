@@ -139,6 +139,7 @@ struct TimingStats {
     std::uint64_t loads = 0;        ///< number of loads
     std::uint64_t steps = 0;        ///< number of G::step calls
     std::uint64_t max_rollback_ns = 0;  ///< the most expensive rollback (load + re-simulation + saves)
+    std::array<std::uint64_t, kMaxPredictionWindow + 2> rollback_ns{};  ///< total rollback time by depth
 };
 
 /// Statistics about one remote peer (player or spectator).

@@ -149,6 +149,7 @@ void P2PSession<G>::resolve_rollback() {
     ++stats_.rollbacks;
     stats_.frames_resimulated += static_cast<std::uint64_t>(depth);
     const std::size_t bucket = std::min(static_cast<std::size_t>(depth), kRollbackHistogramSize - 1);
+    stats_.timing.rollback_ns[bucket] += t2 - t0;
     ++stats_.rollback_depth[bucket];
     if (link >= 0 && link < static_cast<int>(links_.size())) {
         ++links_[link].rollbacks;
