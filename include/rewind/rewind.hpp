@@ -11,6 +11,14 @@
 #include <rewind/core/sequence.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/rollback/desync.hpp>
+#include <rewind/session/rollback/game_traits.hpp>
+#include <rewind/session/rollback/p2p_session.hpp>
+#include <rewind/session/rollback/protocol.hpp>
+#include <rewind/session/rollback/spectator_session.hpp>
+#include <rewind/session/rollback/sync_test_session.hpp>
+#include <rewind/session/rollback/time_sync.hpp>
+#include <rewind/session/rollback/types.hpp>
 #include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/link_conditioner.hpp>
 #include <rewind/transport/link_config.hpp>

@@ -185,3 +185,4 @@ private:
 
 #include <rewind/session/rollback/detail/p2p_network.hpp>
 #include <rewind/session/rollback/detail/p2p_simulation.hpp>
+#include <rewind/session/rollback/detail/p2p_desync.hpp>
