@@ -1,4 +1,5 @@
-// rewind-relay: a UDP proxy between game clients and a server that impairs each direction like the lab's links.
+// rewind-relay: a UDP proxy between game clients and a server that impairs each direction like the lab's
+// links.
 #include "relay/link_args.hpp"
 #include "relay/relay.hpp"
 
@@ -27,35 +28,47 @@ rwd::Micros steady_now() {
 
 // Adds --<prefix>latency, --<prefix>jitter, ... bound to `a`; prefix is "", "up-" or "down-".
 void add_link_options(CLI::App& app, relay::LinkArgs& a, const std::string& prefix, const std::string& what) {
-    const std::string group = prefix.empty() ? "Impairments (both directions)" : "Impairments (" + what + " only)";
-    app.add_option("--" + prefix + "profile", a.profile, "Named link profile as the base, " + what)->group(group);
-    app.add_option("--" + prefix + "latency", a.latency_ms, "Mean one-way delay in ms, " + what)->group(group);
-    app.add_option("--" + prefix + "jitter", a.jitter_ms, "Delay standard deviation in ms, " + what)->group(group);
-    app.add_option("--" + prefix + "loss", a.loss_pct, "Random loss in percent, " + what)->group(group);
-    app.add_option("--" + prefix + "burst", a.burst_pct, "Chance per packet of starting a loss burst, percent, " + what)
+    const std::string group =
+        prefix.empty() ? "Impairments (both directions)" : "Impairments (" + what + " only)";
+    app.add_option("--" + prefix + "profile", a.profile, "Named link profile as the base, " + what)
         ->group(group);
-    app.add_option("--" + prefix + "burst-len", a.burst_len, "Mean loss-burst length in packets, " + what)->group(group);
+    app.add_option("--" + prefix + "latency", a.latency_ms, "Mean one-way delay in ms, " + what)
+        ->group(group);
+    app.add_option("--" + prefix + "jitter", a.jitter_ms, "Delay standard deviation in ms, " + what)
+        ->group(group);
+    app.add_option("--" + prefix + "loss", a.loss_pct, "Random loss in percent, " + what)->group(group);
+    app.add_option("--" + prefix + "burst", a.burst_pct,
+                   "Chance per packet of starting a loss burst, percent, " + what)
+        ->group(group);
+    app.add_option("--" + prefix + "burst-len", a.burst_len, "Mean loss-burst length in packets, " + what)
+        ->group(group);
     app.add_option("--" + prefix + "dup", a.dup_pct, "Duplication in percent, " + what)->group(group);
     app.add_option("--" + prefix + "reorder", a.reorder_pct, "Reordering in percent, " + what)->group(group);
-    app.add_option("--" + prefix + "reorder-delay", a.reorder_delay_ms, "Extra delay of a reordered packet, ms, " + what)
+    app.add_option("--" + prefix + "reorder-delay", a.reorder_delay_ms,
+                   "Extra delay of a reordered packet, ms, " + what)
         ->group(group);
-    app.add_option("--" + prefix + "bandwidth", a.bandwidth_kbps, "Bottleneck in kbit/s (0 = unlimited), " + what)
+    app.add_option("--" + prefix + "bandwidth", a.bandwidth_kbps,
+                   "Bottleneck in kbit/s (0 = unlimited), " + what)
         ->group(group);
 }
 
 std::string profile_list() {
     std::string out;
-    for (auto name : rwd::transport::link_profile_names()) out += (out.empty() ? "" : ", ") + std::string(name);
+    for (auto name : rwd::transport::link_profile_names())
+        out += (out.empty() ? "" : ", ") + std::string(name);
     return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"rewind-relay: forwards UDP between clients and a server through a seeded link conditioner per "
-                 "direction and per client. Profiles: " + profile_list() + ". Each direction starts from its "
-                 "--up-/--down-profile, else --profile, else a perfect link; then the shared knobs apply, then the "
-                 "--up-*/--down-* ones."};
+    CLI::App app{
+        "rewind-relay: forwards UDP between clients and a server through a seeded link conditioner per "
+        "direction and per client. Profiles: " +
+        profile_list() +
+        ". Each direction starts from its "
+        "--up-/--down-profile, else --profile, else a perfect link; then the shared knobs apply, then the "
+        "--up-*/--down-* ones."};
     relay::RelayConfig config;
     std::string server;
     double duration_s = 0.0;
@@ -64,17 +77,21 @@ int main(int argc, char** argv) {
     relay::LinkArgs common;
     relay::LinkArgs up;
     relay::LinkArgs down;
-    app.add_option("--listen", config.listen_port, "UDP port clients send to (0 = pick one and print it)")->required();
-    app.add_option("--listen-host", config.listen_host, "Local IPv4 address to listen on")->capture_default_str();
+    app.add_option("--listen", config.listen_port, "UDP port clients send to (0 = pick one and print it)")
+        ->required();
+    app.add_option("--listen-host", config.listen_host, "Local IPv4 address to listen on")
+        ->capture_default_str();
     app.add_option("--server", server, "The server as HOST:PORT")->required();
     app.add_option("--seed", config.seed, "Seed of every conditioner (printed; the same seed repeats a run)")
         ->capture_default_str();
     app.add_option("--duration", duration_s, "Exit after this many seconds (0 = run until SIGINT/SIGTERM)")
         ->capture_default_str();
-    app.add_option("--stats-interval", stats_every_s, "Seconds between status lines (0 = none)")->capture_default_str();
+    app.add_option("--stats-interval", stats_every_s, "Seconds between status lines (0 = none)")
+        ->capture_default_str();
     app.add_option("--idle-timeout", idle_s, "Seconds of silence after which a client mapping is closed")
         ->capture_default_str();
-    app.add_option("--max-clients", config.max_clients, "Client addresses mapped at once")->capture_default_str();
+    app.add_option("--max-clients", config.max_clients, "Client addresses mapped at once")
+        ->capture_default_str();
     add_link_options(app, common, "", "both directions");
     add_link_options(app, up, "up-", "client to server");
     add_link_options(app, down, "down-", "server to client");
@@ -95,15 +112,18 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (duration_s < 0.0 || stats_every_s < 0.0 || idle_s <= 0.0) {
-        std::fprintf(stderr, "rewind-relay: --duration/--stats-interval must be >= 0 and --idle-timeout > 0\n");
+        std::fprintf(stderr,
+                     "rewind-relay: --duration/--stats-interval must be >= 0 and --idle-timeout > 0\n");
         return 2;
     }
     config.idle_timeout = rwd::Micros::from_seconds(idle_s);
-    for (auto [args, out, name] : {std::tuple{&up, &config.up, "up"}, std::tuple{&down, &config.down, "down"}}) {
+    for (auto [args, out, name] :
+         {std::tuple{&up, &config.up, "up"}, std::tuple{&down, &config.down, "down"}}) {
         auto link = relay::build_link(common, *args);
         if (!link) {
-            std::fprintf(stderr, "rewind-relay: %s link: %s (%.*s)\n", name, rwd::error_name(link.code()).data(),
-                         static_cast<int>(link.error().detail.size()), link.error().detail.data());
+            std::fprintf(stderr, "rewind-relay: %s link: %s (%.*s)\n", name,
+                         rwd::error_name(link.code()).data(), static_cast<int>(link.error().detail.size()),
+                         link.error().detail.data());
             return 2;
         }
         *out = link.value();
@@ -118,11 +138,13 @@ int main(int argc, char** argv) {
     relay::Relay& relay = *created.value();
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    std::printf("rewind-relay: listening on %s:%u -> %s:%u seed=%llu up=%.1fms/%.1fms/%.2f%% down=%.1fms/%.1fms/%.2f%%\n",
-                config.listen_host.c_str(), relay.port(), config.server_host.c_str(), config.server_port,
-                static_cast<unsigned long long>(config.seed), config.up.latency.millis(), config.up.jitter.millis(),
-                config.up.expected_loss() * 100.0, config.down.latency.millis(), config.down.jitter.millis(),
-                config.down.expected_loss() * 100.0);
+    std::printf(
+        "rewind-relay: listening on %s:%u -> %s:%u seed=%llu up=%.1fms/%.1fms/%.2f%% "
+        "down=%.1fms/%.1fms/%.2f%%\n",
+        config.listen_host.c_str(), relay.port(), config.server_host.c_str(), config.server_port,
+        static_cast<unsigned long long>(config.seed), config.up.latency.millis(), config.up.jitter.millis(),
+        config.up.expected_loss() * 100.0, config.down.latency.millis(), config.down.jitter.millis(),
+        config.down.expected_loss() * 100.0);
     std::fflush(stdout);
 
     const rwd::Micros start = steady_now();
@@ -140,6 +162,7 @@ int main(int argc, char** argv) {
         }
         relay.wait(now, max_wait);
     }
-    std::printf("rewind-relay: done after %.1fs %s\n", (steady_now() - start).seconds(), relay.stats_line().c_str());
+    std::printf("rewind-relay: done after %.1fs %s\n", (steady_now() - start).seconds(),
+                relay.stats_line().c_str());
     return 0;
 }

@@ -60,7 +60,8 @@ void add(LinkCounters& into, const LinkCounters& c) {
 }  // namespace
 
 Status RelayConfig::validate() const {
-    if (server_host.empty() || server_port == 0) return Error{Errc::invalid_config, "server host and port are required"};
+    if (server_host.empty() || server_port == 0)
+        return Error{Errc::invalid_config, "server host and port are required"};
     if (listen_host.empty()) return Error{Errc::invalid_config, "listen_host must not be empty"};
     if (Status s = up.validate(); !s) return s;
     if (Status s = down.validate(); !s) return s;
@@ -108,7 +109,8 @@ public:
         listen_fd_ = udp_socket();
         if (listen_fd_ < 0) return Error{Errc::io_error, "cannot create a UDP socket"};
         if (::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&local), sizeof local) != 0) {
-            return Error{Errc::io_error, "cannot bind the listen port (already in use, or not a local address)"};
+            return Error{Errc::io_error,
+                         "cannot bind the listen port (already in use, or not a local address)"};
         }
         socklen_t len = sizeof local;
         if (::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&local), &len) != 0) {
@@ -204,8 +206,8 @@ private:
             if (::send(m.fd, packet.data(), packet.size(), 0) < 0) ++closed_.send_errors;
         }
         while (m.down.pop_ready(now, packet)) {
-            if (::sendto(listen_fd_, packet.data(), packet.size(), 0, reinterpret_cast<const sockaddr*>(&m.client),
-                         sizeof m.client) < 0) {
+            if (::sendto(listen_fd_, packet.data(), packet.size(), 0,
+                         reinterpret_cast<const sockaddr*>(&m.client), sizeof m.client) < 0) {
                 ++closed_.send_errors;
             }
         }
@@ -214,7 +216,8 @@ private:
     void expire(Micros now) {
         for (auto it = mappings_.begin(); it != mappings_.end();) {
             Mapping& m = it->second;
-            if (now - m.last_active > config_.idle_timeout && m.up.in_flight() == 0 && m.down.in_flight() == 0) {
+            if (now - m.last_active > config_.idle_timeout && m.up.in_flight() == 0 &&
+                m.down.in_flight() == 0) {
                 add(closed_.up, m.up.counters());
                 add(closed_.down, m.down.counters());
                 ++closed_.clients_expired;
@@ -253,19 +256,21 @@ std::string Relay::stats_line() const {
     const RelayStats s = stats();
     char line[512];
     auto dir = [](const LinkCounters& c, char* out, std::size_t size) {
-        std::snprintf(out, size, "in=%llu out=%llu lost=%llu dup=%llu reord=%llu qdrop=%llu mtu=%llu",
-                      static_cast<unsigned long long>(c.submitted), static_cast<unsigned long long>(c.delivered),
-                      static_cast<unsigned long long>(c.dropped_random + c.dropped_burst),
-                      static_cast<unsigned long long>(c.duplicated), static_cast<unsigned long long>(c.reordered),
-                      static_cast<unsigned long long>(c.dropped_queue), static_cast<unsigned long long>(c.dropped_mtu));
+        std::snprintf(
+            out, size, "in=%llu out=%llu lost=%llu dup=%llu reord=%llu qdrop=%llu mtu=%llu",
+            static_cast<unsigned long long>(c.submitted), static_cast<unsigned long long>(c.delivered),
+            static_cast<unsigned long long>(c.dropped_random + c.dropped_burst),
+            static_cast<unsigned long long>(c.duplicated), static_cast<unsigned long long>(c.reordered),
+            static_cast<unsigned long long>(c.dropped_queue), static_cast<unsigned long long>(c.dropped_mtu));
     };
     char up[200];
     char down[200];
     dir(s.up, up, sizeof up);
     dir(s.down, down, sizeof down);
-    std::snprintf(line, sizeof line, "clients=%zu (total %llu, expired %llu) up[%s] down[%s] errors=%llu", s.clients,
-                  static_cast<unsigned long long>(s.clients_total), static_cast<unsigned long long>(s.clients_expired),
-                  up, down, static_cast<unsigned long long>(s.send_errors + s.dropped_no_slot));
+    std::snprintf(line, sizeof line, "clients=%zu (total %llu, expired %llu) up[%s] down[%s] errors=%llu",
+                  s.clients, static_cast<unsigned long long>(s.clients_total),
+                  static_cast<unsigned long long>(s.clients_expired), up, down,
+                  static_cast<unsigned long long>(s.send_errors + s.dropped_no_slot));
     return line;
 }
 

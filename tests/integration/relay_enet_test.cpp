@@ -1,5 +1,5 @@
-// A real ENet client and server talking through an in-process rewind-relay on loopback: RTT, loss, order, throughput.
-// Built only when the relay library is (REWIND_BUILD_APPS): its include path comes with it.
+// A real ENet client and server talking through an in-process rewind-relay on loopback: RTT, loss, order,
+// throughput. Built only when the relay library is (REWIND_BUILD_APPS): its include path comes with it.
 #if __has_include("relay/relay.hpp")
 
 #include "relay/relay.hpp"
@@ -31,7 +31,8 @@ struct Endpoint {
     std::unique_ptr<EnetTransport> t;
     std::vector<TransportEvent> events;
     [[nodiscard]] std::size_t count(Type type) const {
-        return static_cast<std::size_t>(std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.type == type; }));
+        return static_cast<std::size_t>(
+            std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.type == type; }));
     }
 };
 
@@ -124,8 +125,9 @@ TEST(RelayEnetTest, FiftyMsAndTenPercentLossGiveAHundredMsRttAndOrderedReliables
     Rig rig(link, link, seed, 1);
     Endpoint& client = rig.clients[0];
     const PeerId server_id = rig.connect(client);
-    ASSERT_TRUE(rig.run_until([&] { return client.count(Type::connected) == 1 && rig.server.count(Type::connected) == 1; },
-                              std::chrono::milliseconds(15000)));
+    ASSERT_TRUE(rig.run_until(
+        [&] { return client.count(Type::connected) == 1 && rig.server.count(Type::connected) == 1; },
+        std::chrono::milliseconds(15000)));
     const PeerId client_id = rig.server.events[0].peer;
 
     // 3 s of a 30 Hz exchange: unreliable pings the server echoes, and a reliable message every tick.
@@ -140,7 +142,8 @@ TEST(RelayEnetTest, FiftyMsAndTenPercentLossGiveAHundredMsRttAndOrderedReliables
         const Micros now = real_now();
         if (sent_reliable < kReliable && now >= next_tick) {
             next_tick = now + Micros{33'333};
-            ASSERT_TRUE(client.t->send(server_id, Delivery::reliable_ordered, stamp(sent_reliable++, now, 40)).ok());
+            ASSERT_TRUE(
+                client.t->send(server_id, Delivery::reliable_ordered, stamp(sent_reliable++, now, 40)).ok());
             ASSERT_TRUE(client.t->send(server_id, Delivery::unreliable, stamp(sent_pings++, now, 60)).ok());
         }
         for (; seen_server < rig.server.events.size(); ++seen_server) {  // the server echoes pings
@@ -153,7 +156,8 @@ TEST(RelayEnetTest, FiftyMsAndTenPercentLossGiveAHundredMsRttAndOrderedReliables
             const auto& e = client.events[seen_client];
             std::uint32_t i = 0;
             Micros at;
-            if (e.type == Type::message && read_stamp(e.data, i, at)) ping_rtts_ms.push_back((now - at).millis());
+            if (e.type == Type::message && read_stamp(e.data, i, at))
+                ping_rtts_ms.push_back((now - at).millis());
         }
     };
     auto reliable_indices = [&] {
@@ -161,12 +165,15 @@ TEST(RelayEnetTest, FiftyMsAndTenPercentLossGiveAHundredMsRttAndOrderedReliables
         for (const auto& e : rig.server.events) {
             std::uint32_t i = 0;
             Micros at;
-            if (e.type == Type::message && e.delivery == Delivery::reliable_ordered && read_stamp(e.data, i, at)) v.push_back(i);
+            if (e.type == Type::message && e.delivery == Delivery::reliable_ordered &&
+                read_stamp(e.data, i, at))
+                v.push_back(i);
         }
         return v;
     };
-    ASSERT_TRUE(rig.run_until([&] { return sent_reliable == kReliable && reliable_indices().size() >= kReliable; },
-                              std::chrono::milliseconds(30000), each));
+    ASSERT_TRUE(
+        rig.run_until([&] { return sent_reliable == kReliable && reliable_indices().size() >= kReliable; },
+                      std::chrono::milliseconds(30000), each));
     // Let the last acks and pings settle, then read what ENet measured.
     ASSERT_FALSE(rig.run_until([] { return false; }, std::chrono::milliseconds(500), each));
 
@@ -180,11 +187,13 @@ TEST(RelayEnetTest, FiftyMsAndTenPercentLossGiveAHundredMsRttAndOrderedReliables
     std::sort(ping_rtts_ms.begin(), ping_rtts_ms.end());
     const double median_ping = ping_rtts_ms[ping_rtts_ms.size() / 2];
     const relay::RelayStats r = rig.relay->stats();
-    std::printf("[ relay ] ENet rtt=%.1f ms jitter=%.1f ms loss=%.3f | ping median=%.1f ms (n=%zu of %u) | "
-                "relay lost up=%llu/%llu down=%llu/%llu\n",
-                s.rtt.millis(), s.jitter.millis(), s.loss, median_ping, ping_rtts_ms.size(), sent_pings,
-                static_cast<unsigned long long>(r.up.dropped_random), static_cast<unsigned long long>(r.up.submitted),
-                static_cast<unsigned long long>(r.down.dropped_random), static_cast<unsigned long long>(r.down.submitted));
+    std::printf(
+        "[ relay ] ENet rtt=%.1f ms jitter=%.1f ms loss=%.3f | ping median=%.1f ms (n=%zu of %u) | "
+        "relay lost up=%llu/%llu down=%llu/%llu\n",
+        s.rtt.millis(), s.jitter.millis(), s.loss, median_ping, ping_rtts_ms.size(), sent_pings,
+        static_cast<unsigned long long>(r.up.dropped_random), static_cast<unsigned long long>(r.up.submitted),
+        static_cast<unsigned long long>(r.down.dropped_random),
+        static_cast<unsigned long long>(r.down.submitted));
     // Two 50 ms legs: nothing can come back sooner than 100 ms; the upper bound only catches a broken relay.
     EXPECT_GE(s.rtt.millis(), 95.0);
     EXPECT_LT(s.rtt.millis(), 400.0);
@@ -206,7 +215,8 @@ TEST(RelayEnetTest, FiftyMsAndTenPercentLossGiveAHundredMsRttAndOrderedReliables
 TEST(RelayEnetTest, EachClientGetsItsOwnUpstreamAddress) {
     Rig rig(LinkConfig{}, LinkConfig{}, 7, 3);
     for (auto& c : rig.clients) rig.connect(c);
-    ASSERT_TRUE(rig.run_until([&] { return rig.server.count(Type::connected) == 3; }, std::chrono::milliseconds(5000)));
+    ASSERT_TRUE(rig.run_until([&] { return rig.server.count(Type::connected) == 3; },
+                              std::chrono::milliseconds(5000)));
     EXPECT_EQ(rig.server.t->peer_count(), 3u);
     EXPECT_EQ(rig.relay->stats().clients, 3u);
     EXPECT_EQ(rig.relay->stats().clients_total, 3u);
@@ -216,14 +226,16 @@ TEST(RelayEnetTest, ReliableThroughputThroughAPerfectRelay) {
     Rig rig(LinkConfig{}, LinkConfig{}, 3, 1);
     Endpoint& client = rig.clients[0];
     const PeerId id = rig.connect(client);
-    ASSERT_TRUE(rig.run_until([&] { return client.count(Type::connected) == 1; }, std::chrono::milliseconds(5000)));
+    ASSERT_TRUE(
+        rig.run_until([&] { return client.count(Type::connected) == 1; }, std::chrono::milliseconds(5000)));
     constexpr std::uint32_t kMessages = 2000;
     constexpr std::size_t kSize = 1000;
     const Micros start = real_now();
     for (std::uint32_t i = 0; i < kMessages; ++i) {
         ASSERT_TRUE(client.t->send(id, Delivery::reliable_ordered, stamp(i, start, kSize)).ok());
     }
-    ASSERT_TRUE(rig.run_until([&] { return rig.server.count(Type::message) == kMessages; }, std::chrono::milliseconds(30000)));
+    ASSERT_TRUE(rig.run_until([&] { return rig.server.count(Type::message) == kMessages; },
+                              std::chrono::milliseconds(30000)));
     const double seconds = (real_now() - start).seconds();
     std::uint32_t expect = 0;
     for (const auto& e : rig.server.events) {
@@ -233,8 +245,9 @@ TEST(RelayEnetTest, ReliableThroughputThroughAPerfectRelay) {
             ASSERT_EQ(i, expect++);
         }
     }
-    std::printf("[ relay ] %u reliable messages of %zu bytes in %.2f s: %.0f kbit/s (%.2f MB/s)\n", kMessages, kSize,
-                seconds, kMessages * kSize * 8.0 / 1000.0 / seconds, kMessages * kSize / 1e6 / seconds);
+    std::printf("[ relay ] %u reliable messages of %zu bytes in %.2f s: %.0f kbit/s (%.2f MB/s)\n", kMessages,
+                kSize, seconds, kMessages * kSize * 8.0 / 1000.0 / seconds,
+                kMessages * kSize / 1e6 / seconds);
     EXPECT_EQ(expect, kMessages);
 }
 

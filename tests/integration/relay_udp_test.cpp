@@ -1,5 +1,5 @@
-// The relay with plain UDP sockets: per-direction impairments, idle expiry, config checks and option precedence.
-// Built only when the relay library is (REWIND_BUILD_APPS): its include path comes with it.
+// The relay with plain UDP sockets: per-direction impairments, idle expiry, config checks and option
+// precedence. Built only when the relay library is (REWIND_BUILD_APPS): its include path comes with it.
 #if __has_include("relay/relay.hpp")
 
 #include "relay/link_args.hpp"
@@ -65,8 +65,8 @@ struct Socket {
     }
 };
 
-std::unique_ptr<relay::Relay> make_relay(std::uint16_t server_port, const LinkConfig& up, const LinkConfig& down,
-                                         Micros idle = Micros{30'000'000}) {
+std::unique_ptr<relay::Relay> make_relay(std::uint16_t server_port, const LinkConfig& up,
+                                         const LinkConfig& down, Micros idle = Micros{30'000'000}) {
     relay::RelayConfig c;
     c.listen_host = "127.0.0.1";
     c.server_port = server_port;
@@ -101,7 +101,8 @@ TEST(RelayUdpTest, DirectionsAreImpairedSeparatelyAndRepliesComeBackThroughTheRe
     ASSERT_EQ(at_server.size(), 20u);
     const std::uint16_t upstream_port = at_server[0].second;
     EXPECT_NE(upstream_port, client.port);
-    for (const auto& [byte, port] : at_server) EXPECT_EQ(port, upstream_port);  // one upstream socket per client
+    for (const auto& [byte, port] : at_server)
+        EXPECT_EQ(port, upstream_port);  // one upstream socket per client
 
     // The server answers the address it saw; the relay maps it back to the client, from the relay's port.
     for (std::uint8_t i = 0; i < 5; ++i) server.send_to(upstream_port, static_cast<std::uint8_t>(100 + i));

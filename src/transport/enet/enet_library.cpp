@@ -1,4 +1,5 @@
-// The one piece of process-wide state in rewind: ENet's own initialization, counted so transports can come and go.
+// The one piece of process-wide state in rewind: ENet's own initialization, counted so transports can come
+// and go.
 #include "transport/enet/enet_library.hpp"
 
 #include <enet/enet.h>
@@ -10,11 +11,11 @@ namespace rwd::transport::enet {
 
 namespace {
 
-// Why a static here, against the house rule: enet_initialize() / enet_deinitialize() act on the whole process (on
-// Windows they start and stop Winsock) whether we like it or not. Two transports in one process (a test's client
-// and server, the relay's test) must not deinitialize ENet under each other, so the count of live holds has to
-// live exactly as long as the process does. It holds no rewind state, no clock and no configuration; it is a
-// function-local static (constructed on first use, thread-safe) guarded by a mutex.
+// Why a static here, against the house rule: enet_initialize() / enet_deinitialize() act on the whole process
+// (on Windows they start and stop Winsock) whether we like it or not. Two transports in one process (a test's
+// client and server, the relay's test) must not deinitialize ENet under each other, so the count of live
+// holds has to live exactly as long as the process does. It holds no rewind state, no clock and no
+// configuration; it is a function-local static (constructed on first use, thread-safe) guarded by a mutex.
 struct InitCount {
     std::mutex mutex;
     std::size_t holds = 0;

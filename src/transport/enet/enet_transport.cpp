@@ -21,14 +21,16 @@ using enet::RateWindow;
 
 namespace {
 
-// Spare ENet peer slots beyond max_peers: a connect arriving when the endpoint is full still gets a slot, so it
-// can be told "refused" instead of being ignored by ENet until it times out.
+// Spare ENet peer slots beyond max_peers: a connect arriving when the endpoint is full still gets a slot, so
+// it can be told "refused" instead of being ignored by ENet until it times out.
 constexpr std::size_t kSpareSlots = 4;
 
 // Reliable sends in ENet's current loss interval needed before its running ratio is reported as the loss.
 constexpr enet_uint32 kMinLossSamples = 16;
 
-std::uint32_t to_ms(Micros t) { return static_cast<std::uint32_t>(std::max<std::int64_t>(1, t.count / 1000)); }
+std::uint32_t to_ms(Micros t) {
+    return static_cast<std::uint32_t>(std::max<std::int64_t>(1, t.count / 1000));
+}
 
 // Owns a received ENetPacket for the length of one event.
 struct PacketGuard {
@@ -59,7 +61,8 @@ Status EnetConfig::validate() const {
     if (timeout_minimum.count < 1000 || timeout_maximum < timeout_minimum) {
         return Error{Errc::invalid_config, "need 1 ms <= timeout_minimum <= timeout_maximum"};
     }
-    if (timeout_maximum.count > 3'600'000'000) return Error{Errc::invalid_config, "timeout_maximum must be <= 1 h"};
+    if (timeout_maximum.count > 3'600'000'000)
+        return Error{Errc::invalid_config, "timeout_maximum must be <= 1 h"};
     if (ping_interval.count < 1000 || ping_interval.count > 60'000'000) {
         return Error{Errc::invalid_config, "ping_interval must be in [1 ms, 60 s]"};
     }
@@ -123,8 +126,8 @@ private:
     std::deque<TransportEvent> events_;
 };
 
-// ENet calls the intercept hook with no user pointer, so the host that is being serviced is found through this
-// thread-local, set only for the duration of one enet_host_service() call by that host's own transport.
+// ENet calls the intercept hook with no user pointer, so the host that is being serviced is found through
+// this thread-local, set only for the duration of one enet_host_service() call by that host's own transport.
 namespace {
 thread_local EnetTransport::Impl* t_servicing = nullptr;
 }
@@ -147,10 +150,11 @@ Status EnetTransport::Impl::open() {
     address.port = config_.port;
     host_ = enet_host_create(&address, config_.max_peers + kSpareSlots, enet::kChannelCount, 0, 0);
     if (host_ == nullptr) {
-        return Error{Errc::io_error, "cannot bind the UDP port (already in use, or bind_host is not a local address)"};
+        return Error{Errc::io_error,
+                     "cannot bind the UDP port (already in use, or bind_host is not a local address)"};
     }
-    // ENet has no setter for the MTU: set the host's and that of the (idle) peer slots, which copied the default
-    // when the host was made. Every later enet_peer_reset copies the host's value again.
+    // ENet has no setter for the MTU: set the host's and that of the (idle) peer slots, which copied the
+    // default when the host was made. Every later enet_peer_reset copies the host's value again.
     host_->mtu = static_cast<enet_uint32>(config_.mtu);
     for (std::size_t i = 0; i < host_->peerCount; ++i) host_->peers[i].mtu = host_->mtu;
     host_->maximumPacketSize = config_.max_reliable_size;  // bounds what a peer can make us reassemble
@@ -174,21 +178,24 @@ EnetTransport::Impl::Peer* EnetTransport::Impl::find(PeerId id) {
 }
 
 EnetTransport::Impl::Peer* EnetTransport::Impl::find(const ENetPeer* p) {
-    // peer->data holds our PeerId; ENet keeps `data` across slot reuse, so the ENetPeer pointer must match too.
+    // peer->data holds our PeerId; ENet keeps `data` across slot reuse, so the ENetPeer pointer must match
+    // too.
     const auto id = static_cast<PeerId>(reinterpret_cast<std::uintptr_t>(p->data));
     Peer* peer = find(id);
     return peer != nullptr && peer->enet == p ? peer : nullptr;
 }
 
 void EnetTransport::Impl::apply_timeouts(ENetPeer* p) const {
-    enet_peer_timeout(p, config_.timeout_limit, to_ms(config_.timeout_minimum), to_ms(config_.timeout_maximum));
+    enet_peer_timeout(p, config_.timeout_limit, to_ms(config_.timeout_minimum),
+                      to_ms(config_.timeout_maximum));
     enet_peer_ping_interval(p, to_ms(config_.ping_interval));
 }
 
 Result<PeerId> EnetTransport::Impl::connect(const Address& to) {
     ENetAddress address{};
     // A numeric address first (no lookup); otherwise a blocking name lookup, as documented.
-    if (enet_address_set_host_ip(&address, to.host.c_str()) != 0 && enet_address_set_host(&address, to.host.c_str()) != 0) {
+    if (enet_address_set_host_ip(&address, to.host.c_str()) != 0 &&
+        enet_address_set_host(&address, to.host.c_str()) != 0) {
         return Error{Errc::invalid_argument, "cannot resolve the host name"};
     }
     if (to.port == 0) return Error{Errc::invalid_argument, "port 0 is not a destination"};
@@ -232,10 +239,11 @@ Status EnetTransport::Impl::send(PeerId id, Delivery delivery, std::span<const s
     Peer* p = find(id);
     if (p == nullptr || p->state != State::connected) return Errc::not_connected;
     const bool reliable = delivery == Delivery::reliable_ordered;
-    // The peer's MTU may be lower than ours (ENet takes the smaller); above it ENet would fragment, and it sends
-    // fragments of an unreliable message reliably, so such a message is refused instead.
+    // The peer's MTU may be lower than ours (ENet takes the smaller); above it ENet would fragment, and it
+    // sends fragments of an unreliable message reliably, so such a message is refused instead.
     const std::size_t limit = reliable ? config_.max_reliable_size : enet::unfragmented_limit(p->enet->mtu);
-    if (data.size() > limit) return Error{Errc::length_too_long, "message larger than the limit for its delivery"};
+    if (data.size() > limit)
+        return Error{Errc::length_too_long, "message larger than the limit for its delivery"};
     enet_uint32 flags = 0;
     if (reliable) {
         flags = static_cast<enet_uint32>(ENET_PACKET_FLAG_RELIABLE);
@@ -254,8 +262,8 @@ Status EnetTransport::Impl::send(PeerId id, Delivery delivery, std::span<const s
 }
 
 void EnetTransport::Impl::absorb_totals() {
-    // ENet zeroes incoming/outgoingDataTotal once a second (bandwidth throttle, at the start of a service pass),
-    // so a value lower than the last one means it restarted from zero.
+    // ENet zeroes incoming/outgoingDataTotal once a second (bandwidth throttle, at the start of a service
+    // pass), so a value lower than the last one means it restarted from zero.
     for (auto& [id, p] : peers_) {
         const std::uint32_t in = p.enet->incomingDataTotal;
         const std::uint32_t out = p.enet->outgoingDataTotal;
@@ -285,10 +293,17 @@ void EnetTransport::Impl::update(Micros now) {
         absorb_totals();
         if (r <= 0) break;  // 0: nothing more; < 0: a socket error, retried next update
         switch (ev.type) {
-            case ENET_EVENT_TYPE_CONNECT: on_connect(ev); break;
-            case ENET_EVENT_TYPE_RECEIVE: on_receive(ev); break;
-            case ENET_EVENT_TYPE_DISCONNECT: on_disconnect(ev); break;
-            case ENET_EVENT_TYPE_NONE: break;
+            case ENET_EVENT_TYPE_CONNECT:
+                on_connect(ev);
+                break;
+            case ENET_EVENT_TYPE_RECEIVE:
+                on_receive(ev);
+                break;
+            case ENET_EVENT_TYPE_DISCONNECT:
+                on_disconnect(ev);
+                break;
+            case ENET_EVENT_TYPE_NONE:
+                break;
         }
     }
     enet_host_flush(host_);  // accepts and refusals queued while handling events go out now
@@ -356,7 +371,8 @@ void EnetTransport::Impl::on_receive(const ENetEvent& ev) {
     }
     const std::span<const std::uint8_t> bytes(ev.packet->data, ev.packet->dataLength);
     if (ev.channelID == enet::kControlChannel) {
-        if (bytes.size() == 1 && bytes[0] == enet::kControlAccept && p->outgoing && p->state != State::connected) {
+        if (bytes.size() == 1 && bytes[0] == enet::kControlAccept && p->outgoing &&
+            p->state != State::connected) {
             surface_connected(*p);
         } else {
             ++counters_.messages_dropped;
@@ -382,7 +398,8 @@ void EnetTransport::Impl::on_receive(const ENetEvent& ev) {
     } else if (p->held.size() < config_.max_held_messages) {
         p->held.push_back(std::move(e));
     } else {
-        ++counters_.messages_dropped;  // a reliable one lost here breaks the order: the accept is long overdue
+        ++counters_
+              .messages_dropped;  // a reliable one lost here breaks the order: the accept is long overdue
     }
 }
 
@@ -392,8 +409,8 @@ void EnetTransport::Impl::on_disconnect(const ENetEvent& ev) {
     const PeerId id = p->id;
     DisconnectReason reason = DisconnectReason::timed_out;  // ENet reports data 0 for a timeout
     if (ev.data != 0) {
-        // A goodbye before the accept is a refusal (full, wrong protocol); after it, the peer left. The code is
-        // untrusted and only informative, so the peer's own claim of a reason is not taken over.
+        // A goodbye before the accept is a refusal (full, wrong protocol); after it, the peer left. The code
+        // is untrusted and only informative, so the peer's own claim of a reason is not taken over.
         reason = p->state == State::connected ? DisconnectReason::remote : DisconnectReason::refused;
     }
     ev.peer->data = nullptr;
@@ -423,8 +440,8 @@ PeerStats EnetTransport::Impl::stats(PeerId id) const {
     PeerStats s;
     s.rtt = Micros::from_millis(p.enet->roundTripTime);
     s.jitter = Micros::from_millis(p.enet->roundTripTimeVariance);
-    // ENet folds its loss figure (reliable sends that had to be retransmitted) into packetLoss only every 10 s;
-    // while the current interval has enough samples its running ratio is the fresher figure.
+    // ENet folds its loss figure (reliable sends that had to be retransmitted) into packetLoss only every 10
+    // s; while the current interval has enough samples its running ratio is the fresher figure.
     if (p.enet->packetsSent >= kMinLossSamples) {
         s.loss = static_cast<double>(p.enet->packetsLost) / static_cast<double>(p.enet->packetsSent);
     } else {
@@ -448,7 +465,8 @@ Address EnetTransport::Impl::local_address() const {
     return a;
 }
 
-// ---- the public class ----------------------------------------------------------------------------------------------
+// ---- the public class
+// ----------------------------------------------------------------------------------------------
 
 Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& config) {
     if (Status s = config.validate(); !s) return s.error();

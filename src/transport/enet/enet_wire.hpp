@@ -1,4 +1,5 @@
-// What rewind puts on top of ENet: channel layout, protocol id, disconnect codes, control messages, datagram checks.
+// What rewind puts on top of ENet: channel layout, protocol id, disconnect codes, control messages, datagram
+// checks.
 #pragma once
 
 #include <rewind/transport/transport.hpp>
@@ -24,8 +25,8 @@ inline constexpr std::uint32_t kProtocolId = 0x52574E01u;
 /// The one control message: the listening side accepted the connection (reliable, channel kControlChannel).
 inline constexpr std::uint8_t kControlAccept = 0x01;
 
-/// Disconnect `data` codes: 0x5257 ("RW") in the high half, the DisconnectReason in the low byte. ENet reports
-/// data 0 for a timeout, so a rewind peer never sends 0.
+/// Disconnect `data` codes: 0x5257 ("RW") in the high half, the DisconnectReason in the low byte. ENet
+/// reports data 0 for a timeout, so a rewind peer never sends 0.
 inline constexpr std::uint32_t kDisconnectTag = 0x52570000u;
 
 /// The ENet `data` that says goodbye with `reason`.
@@ -43,8 +44,9 @@ inline constexpr std::size_t kHeaderBytes = sizeof(ENetProtocolHeader) + sizeof(
 
 /// Whether ENet will look at a received datagram at all: it ignores, without a word, datagrams that are too
 /// short, compressed (rewind never compresses), addressed to a peer slot that does not exist or is idle, from
-/// another address than that peer's, or with a stale session id; a datagram to no peer must open with CONNECT.
-/// This replicates those checks (read only, every read bounds-checked) so they can be counted.
-[[nodiscard]] bool datagram_plausible(const ENetHost& host, const ENetAddress& from, std::span<const std::uint8_t> d);
+/// another address than that peer's, or with a stale session id; a datagram to no peer must open with
+/// CONNECT. This replicates those checks (read only, every read bounds-checked) so they can be counted.
+[[nodiscard]] bool datagram_plausible(const ENetHost& host, const ENetAddress& from,
+                                      std::span<const std::uint8_t> d);
 
 }  // namespace rwd::transport::enet

@@ -13,7 +13,8 @@ class RateWindow {
 public:
     /// Records the cumulative counts at `now` (at most 16 samples per window are kept).
     void sample(Micros now, std::uint64_t sent, std::uint64_t received, Micros window) {
-        if (samples_.empty() || now - samples_.back().at >= window / 16) samples_.push_back({now, sent, received});
+        if (samples_.empty() || now - samples_.back().at >= window / 16)
+            samples_.push_back({now, sent, received});
         while (samples_.size() > 2 && samples_[1].at <= now - window) samples_.pop_front();
         latest_ = {now, sent, received};
     }

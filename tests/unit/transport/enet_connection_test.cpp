@@ -11,8 +11,8 @@
 namespace rwd::transport {
 namespace {
 
-using testing::EnetNode;
 using testing::client_config;
+using testing::EnetNode;
 using testing::make_endpoint;
 using testing::pump_until;
 using testing::server_config;
@@ -44,7 +44,8 @@ TEST(EnetConnectionTest, EphemeralPortIsReportedAndSizesFollowTheMtu) {
     ASSERT_NE(t, nullptr);
     EXPECT_NE(t->local_address().port, 0);
     EXPECT_EQ(t->local_address().host, "127.0.0.1");
-    EXPECT_EQ(t->max_message_size(), t->config().mtu - sizeof(ENetProtocolHeader) - sizeof(ENetProtocolSendFragment));
+    EXPECT_EQ(t->max_message_size(),
+              t->config().mtu - sizeof(ENetProtocolHeader) - sizeof(ENetProtocolSendFragment));
     EXPECT_LT(t->max_message_size(), 1200u);
     EXPECT_EQ(t->header_bytes(), 12u);
 }
@@ -67,8 +68,9 @@ TEST(EnetConnectionTest, ConnectThenClientDisconnectsBothSidesSeeIt) {
     auto id = client.transport->connect(loopback(server.port()));
     ASSERT_TRUE(id.ok());
     EXPECT_EQ(client.transport->connect(loopback(server.port())).code(), Errc::already_exists);
-    ASSERT_TRUE(pump_until({&server, &client},
-                           [&] { return server.count(Type::connected) == 1 && client.count(Type::connected) == 1; }));
+    ASSERT_TRUE(pump_until({&server, &client}, [&] {
+        return server.count(Type::connected) == 1 && client.count(Type::connected) == 1;
+    }));
     EXPECT_EQ(client.of(Type::connected)[0].peer, id.value());
     EXPECT_EQ(server.transport->peer_count(), 1u);
 
@@ -81,7 +83,8 @@ TEST(EnetConnectionTest, ConnectThenClientDisconnectsBothSidesSeeIt) {
     EXPECT_EQ(server.transport->peer_count(), 0u);
     EXPECT_EQ(client.transport->peer_count(), 0u);
     const std::vector<std::uint8_t> one{1};
-    EXPECT_EQ(client.transport->send(id.value(), Delivery::reliable_ordered, one).code(), Errc::not_connected);
+    EXPECT_EQ(client.transport->send(id.value(), Delivery::reliable_ordered, one).code(),
+              Errc::not_connected);
 }
 
 TEST(EnetConnectionTest, ServerKicksAndClientSeesRemote) {
@@ -89,7 +92,9 @@ TEST(EnetConnectionTest, ServerKicksAndClientSeesRemote) {
     EnetNode client{make_endpoint(client_config()), {}};
     ASSERT_TRUE(server.transport && client.transport);
     ASSERT_TRUE(client.transport->connect(loopback(server.port())).ok());
-    ASSERT_TRUE(pump_until({&server, &client}, [&] { return client.count(Type::connected) == 1 && server.count(Type::connected) == 1; }));
+    ASSERT_TRUE(pump_until({&server, &client}, [&] {
+        return client.count(Type::connected) == 1 && server.count(Type::connected) == 1;
+    }));
     server.transport->disconnect(server.of(Type::connected)[0].peer, DisconnectReason::kicked);
     ASSERT_TRUE(pump_until({&server, &client}, [&] { return client.count(Type::disconnected) == 1; }));
     EXPECT_EQ(server.of(Type::disconnected)[0].reason, DisconnectReason::kicked);
@@ -163,13 +168,15 @@ TEST(EnetConnectionTest, ForeignEnetProtocolIdIsRefused) {
     ENetPeer* peer = enet_host_connect(foreign, &to, 3, 0x12345678u);
     ASSERT_NE(peer, nullptr);
     bool foreign_disconnected = false;
-    ASSERT_TRUE(pump_until({&server}, [&] { return foreign_disconnected; }, std::chrono::milliseconds(5000), [&] {
-        ENetEvent ev;
-        while (enet_host_service(foreign, &ev, 0) > 0) {
-            if (ev.type == ENET_EVENT_TYPE_DISCONNECT) foreign_disconnected = true;
-            if (ev.type == ENET_EVENT_TYPE_RECEIVE) enet_packet_destroy(ev.packet);
-        }
-    }));
+    ASSERT_TRUE(pump_until(
+        {&server}, [&] { return foreign_disconnected; }, std::chrono::milliseconds(5000),
+        [&] {
+            ENetEvent ev;
+            while (enet_host_service(foreign, &ev, 0) > 0) {
+                if (ev.type == ENET_EVENT_TYPE_DISCONNECT) foreign_disconnected = true;
+                if (ev.type == ENET_EVENT_TYPE_RECEIVE) enet_packet_destroy(ev.packet);
+            }
+        }));
     enet_host_destroy(foreign);
     EXPECT_EQ(server.transport->counters().refused_protocol, 1u);
     EXPECT_EQ(server.count(Type::connected), 0u);
@@ -208,7 +215,8 @@ TEST(EnetConnectionTest, BadDestinationsAreRefusedUpFront) {
     EXPECT_EQ(t->connect(Address{"", 4000}).code(), Errc::invalid_argument);
     EXPECT_TRUE(t->connect(Address{"127.0.0.1", 1}).ok());
     EXPECT_TRUE(t->connect(Address{"127.0.0.1", 2}).ok());
-    EXPECT_EQ(t->connect(Address{"127.0.0.1", 3}).code(), Errc::too_many_peers);  // client_config: max_peers 2
+    EXPECT_EQ(t->connect(Address{"127.0.0.1", 3}).code(),
+              Errc::too_many_peers);  // client_config: max_peers 2
 }
 
 }  // namespace

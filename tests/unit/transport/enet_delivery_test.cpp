@@ -1,4 +1,5 @@
-// EnetTransport over real loopback UDP: round trips, reliable order, size limits, stats and garbage datagrams.
+// EnetTransport over real loopback UDP: round trips, reliable order, size limits, stats and garbage
+// datagrams.
 #include "unit/transport/enet_harness.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -13,9 +14,9 @@
 namespace rwd::transport {
 namespace {
 
-using testing::EnetNode;
 using testing::bytes_of;
 using testing::client_config;
+using testing::EnetNode;
 using testing::make_endpoint;
 using testing::pump_for;
 using testing::pump_until;
@@ -92,15 +93,17 @@ TEST(EnetDeliveryTest, ThousandReliableMessagesArriveOnceAndInOrder) {
     ASSERT_TRUE(p.connect());
     constexpr std::uint32_t kCount = 1000;
     for (std::uint32_t i = 0; i < kCount; ++i) {
-        ASSERT_TRUE(p.client.transport->send(p.to_server, Delivery::reliable_ordered, indexed(i, 4 + i % 300)).ok());
+        ASSERT_TRUE(
+            p.client.transport->send(p.to_server, Delivery::reliable_ordered, indexed(i, 4 + i % 300)).ok());
         // Unreliable traffic interleaved on its own channel.
         if (i % 10 == 0) {
             ASSERT_TRUE(p.client.transport->send(p.to_server, Delivery::unreliable, indexed(i, 8)).ok());
         }
     }
-    ASSERT_TRUE(pump_until(p.nodes(), [&] {
-        return indices_of(p.server.of(Type::message), Delivery::reliable_ordered).size() >= kCount;
-    }, std::chrono::milliseconds(20000)));
+    ASSERT_TRUE(pump_until(
+        p.nodes(),
+        [&] { return indices_of(p.server.of(Type::message), Delivery::reliable_ordered).size() >= kCount; },
+        std::chrono::milliseconds(20000)));
     pump_for(p.nodes(), std::chrono::milliseconds(50));  // a duplicate would show up here
     const auto got = indices_of(p.server.of(Type::message), Delivery::reliable_ordered);
     ASSERT_EQ(got.size(), kCount);
@@ -121,13 +124,16 @@ TEST(EnetDeliveryTest, OversizeUnreliableIsRefusedAndTheLargestFits) {
     const std::vector<std::uint8_t> too_big(max + 1, 0xAB);
     const Status refused = p.client.transport->send(p.to_server, Delivery::unreliable, too_big);
     EXPECT_EQ(refused.code(), Errc::length_too_long);
-    EXPECT_TRUE(p.client.transport->send(p.to_server, Delivery::unreliable, std::vector<std::uint8_t>(max, 0xCD)).ok());
+    EXPECT_TRUE(
+        p.client.transport->send(p.to_server, Delivery::unreliable, std::vector<std::uint8_t>(max, 0xCD))
+            .ok());
     // A reliable message may be larger: ENet fragments it and reassembles it intact.
     std::vector<std::uint8_t> big(5000);
     for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 31);
     EXPECT_TRUE(p.client.transport->send(p.to_server, Delivery::reliable_ordered, big).ok());
     const std::vector<std::uint8_t> huge(p.client.transport->config().max_reliable_size + 1);
-    EXPECT_EQ(p.client.transport->send(p.to_server, Delivery::reliable_ordered, huge).code(), Errc::length_too_long);
+    EXPECT_EQ(p.client.transport->send(p.to_server, Delivery::reliable_ordered, huge).code(),
+              Errc::length_too_long);
     ASSERT_TRUE(pump_until(p.nodes(), [&] { return p.server.count(Type::message) == 2; }));
     for (const auto& m : p.server.of(Type::message)) {
         if (m.delivery == Delivery::unreliable) {
@@ -144,14 +150,17 @@ TEST(EnetDeliveryTest, StatsAreMeasuredAfterTraffic) {
     const PeerStats fresh = p.client.transport->stats(p.to_server);
     int sent = 0;
     // ~1.2 s of a 60 Hz exchange of 200-byte unreliable messages plus a reliable one every 10th tick.
-    ASSERT_FALSE(pump_until(p.nodes(), [] { return false; }, std::chrono::milliseconds(1200), [&] {
-        static_cast<void>(p.client.transport->send(p.to_server, Delivery::unreliable, indexed(0, 200)));
-        static_cast<void>(p.server.transport->send(p.to_client, Delivery::unreliable, indexed(0, 200)));
-        if (++sent % 10 == 0) {
-            static_cast<void>(p.client.transport->send(p.to_server, Delivery::reliable_ordered, indexed(0, 20)));
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(16));
-    }));
+    ASSERT_FALSE(pump_until(
+        p.nodes(), [] { return false; }, std::chrono::milliseconds(1200),
+        [&] {
+            static_cast<void>(p.client.transport->send(p.to_server, Delivery::unreliable, indexed(0, 200)));
+            static_cast<void>(p.server.transport->send(p.to_client, Delivery::unreliable, indexed(0, 200)));
+            if (++sent % 10 == 0) {
+                static_cast<void>(
+                    p.client.transport->send(p.to_server, Delivery::reliable_ordered, indexed(0, 20)));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(16));
+        }));
     const PeerStats s = p.client.transport->stats(p.to_server);
     EXPECT_GT(s.rtt.count, 0);
     EXPECT_LT(s.rtt.count, 1'000'000);  // a loopback RTT well below ENet's 500 ms starting guess
@@ -188,7 +197,8 @@ TEST(EnetDeliveryTest, GarbageDatagramsAreIgnoredCountedAndHarmless) {
             std::vector<std::uint8_t> d(1 + rng.uniform(1400));
             for (auto& b : d) b = static_cast<std::uint8_t>(rng.next_u32());
             if (d.size() >= 2 && rng.chance(1, 3)) {
-                // Aim at the connected client's slot (peer 0, with or without sent-time): wrong address anyway.
+                // Aim at the connected client's slot (peer 0, with or without sent-time): wrong address
+                // anyway.
                 d[0] = static_cast<std::uint8_t>(rng.chance(1, 2) ? 0x80 : 0x00);
                 d[1] = 0x00;
             } else if (d.size() >= 2 && (((d[0] << 8) | d[1]) & 0x0FFF) == 0x0FFF) {
@@ -204,7 +214,9 @@ TEST(EnetDeliveryTest, GarbageDatagramsAreIgnoredCountedAndHarmless) {
     for (int round = 0; round < 20; ++round) {
         send_garbage(25);
         for (int k = 0; k < 5; ++k) {
-            ASSERT_TRUE(p.client.transport->send(p.to_server, Delivery::reliable_ordered, indexed(next_reliable++, 16)).ok());
+            ASSERT_TRUE(p.client.transport
+                            ->send(p.to_server, Delivery::reliable_ordered, indexed(next_reliable++, 16))
+                            .ok());
             ASSERT_TRUE(p.client.transport->send(p.to_server, Delivery::unreliable, indexed(0, 16)).ok());
         }
         pump_for(p.nodes(), std::chrono::milliseconds(10));

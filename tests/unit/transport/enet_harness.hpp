@@ -87,7 +87,8 @@ inline bool pump_until(std::vector<EnetNode*> nodes, const std::function<bool()>
 
 /// Pumps for a fixed span of real time (for letting traffic settle).
 inline void pump_for(std::vector<EnetNode*> nodes, std::chrono::milliseconds span) {
-    (void)pump_until(std::move(nodes), [] { return false; }, span);
+    (void)pump_until(
+        std::move(nodes), [] { return false; }, span);
 }
 
 /// The payload bytes of a string.
