@@ -11,6 +11,7 @@
 #include <rewind/core/sequence.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/game.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
 #include <rewind/session/rollback/p2p_session.hpp>
@@ -19,6 +20,14 @@
 #include <rewind/session/rollback/sync_test_session.hpp>
 #include <rewind/session/rollback/time_sync.hpp>
 #include <rewind/session/rollback/types.hpp>
+#include <rewind/sync/clock_sync.hpp>
+#include <rewind/sync/frac_tick.hpp>
+#include <rewind/sync/hitbox_history.hpp>
+#include <rewind/sync/input_jitter_buffer.hpp>
+#include <rewind/sync/interpolation_buffer.hpp>
+#include <rewind/sync/prediction_history.hpp>
+#include <rewind/sync/view_time.hpp>
+#include <rewind/sync/visual_smoother.hpp>
 #include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/link_conditioner.hpp>
 #include <rewind/transport/link_config.hpp>
