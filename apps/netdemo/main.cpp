@@ -1,4 +1,5 @@
-// rewind-netdemo: two SimNetwork endpoints exchange 60 Hz unreliable traffic and reliable events under a link profile.
+// rewind-netdemo: two SimNetwork endpoints exchange 60 Hz unreliable traffic and reliable events under a link
+// profile.
 #include <rewind/transport/link_config.hpp>
 #include <rewind/transport/sim_network.hpp>
 
@@ -24,16 +25,17 @@ struct Options {
     double duration_s = 60.0;
 };
 
-constexpr std::int64_t kTickUs = 1'000'000 / 60;   // 60 Hz send rate
-constexpr Micros kStep{1000};                      // endpoints update every virtual millisecond
-constexpr int kReliableEvery = 30;                 // a reliable event twice a second each way
+constexpr std::int64_t kTickUs = 1'000'000 / 60;  // 60 Hz send rate
+constexpr Micros kStep{1000};                     // endpoints update every virtual millisecond
+constexpr int kReliableEvery = 30;                // a reliable event twice a second each way
 constexpr std::size_t kSnapshotBytes = 64;
-constexpr std::uint32_t kMaxTicks = 3600 * 60;     // --duration is at most an hour at 60 Hz
+constexpr std::uint32_t kMaxTicks = 3600 * 60;  // --duration is at most an hour at 60 Hz
 
 std::vector<std::uint8_t> encode(std::uint32_t number, Micros sent, std::size_t size) {
     std::vector<std::uint8_t> v(size, 0);
     for (int i = 0; i < 4; ++i) v[i] = static_cast<std::uint8_t>(number >> (8 * i));
-    for (int i = 0; i < 8; ++i) v[4 + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(sent.count) >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+        v[4 + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(sent.count) >> (8 * i));
     return v;
 }
 
@@ -88,7 +90,8 @@ int run(const Options& o) {
     auto profile = link_profile(o.profile);
     if (!profile) {
         std::fprintf(stderr, "unknown profile '%s'; known:", o.profile.c_str());
-        for (auto n : link_profile_names()) std::fprintf(stderr, " %.*s", static_cast<int>(n.size()), n.data());
+        for (auto n : link_profile_names())
+            std::fprintf(stderr, " %.*s", static_cast<int>(n.size()), n.data());
         std::fprintf(stderr, "\n");
         return 2;
     }
@@ -177,20 +180,25 @@ int run(const Options& o) {
                 static_cast<double>(at_server.copies) / sent_ticks * 100);
     std::printf("  %-34s %12.2f %12.2f\n", "arrived after a later one (%)", link.reorder * 100,
                 static_cast<double>(at_server.late) / sent_ticks * 100);
-    std::printf("  %-34s %12.1f %12.1f\n", "client stats: RTT (ms)", 2 * link.latency.millis(), rtt_sum / samples);
+    std::printf("  %-34s %12.1f %12.1f\n", "client stats: RTT (ms)", 2 * link.latency.millis(),
+                rtt_sum / samples);
     std::printf("  %-34s %12s %12.1f\n", "client stats: jitter (ms)", "-", jitter_sum / samples);
-    std::printf("  %-34s %12.2f %12.2f\n", "client stats: loss (%)", link.expected_loss() * 100, loss_sum / samples * 100);
+    std::printf("  %-34s %12.2f %12.2f\n", "client stats: loss (%)", link.expected_loss() * 100,
+                loss_sum / samples * 100);
     std::printf("  %-34s %12s %12.1f\n", "client stats: kbps sent", "-", kbps_sum / samples);
     const bool ok_up = at_server.reliable_in_order && at_server.reliable_next == reliable_sent;
     const bool ok_down = at_client.reliable_in_order && at_client.reliable_next == reliable_sent;
-    std::printf("  reliable events: %u sent each way; server got %u (%s, max delay %.0f ms), client got %u (%s, max "
-                "delay %.0f ms)\n",
-                reliable_sent, at_server.reliable_next, at_server.reliable_in_order ? "in order" : "OUT OF ORDER",
-                at_server.reliable_max_ms, at_client.reliable_next,
-                at_client.reliable_in_order ? "in order" : "OUT OF ORDER", at_client.reliable_max_ms);
-    std::printf("  jitter: correlated over %.0f ms and never reordering on its own; RTT and loss stats are the client's\n"
-                "        own estimates from acks\n",
-                link.jitter_correlation.millis());
+    std::printf(
+        "  reliable events: %u sent each way; server got %u (%s, max delay %.0f ms), client got %u (%s, max "
+        "delay %.0f ms)\n",
+        reliable_sent, at_server.reliable_next, at_server.reliable_in_order ? "in order" : "OUT OF ORDER",
+        at_server.reliable_max_ms, at_client.reliable_next,
+        at_client.reliable_in_order ? "in order" : "OUT OF ORDER", at_client.reliable_max_ms);
+    std::printf(
+        "  jitter: correlated over %.0f ms and never reordering on its own; RTT and loss stats are the "
+        "client's\n"
+        "        own estimates from acks\n",
+        link.jitter_correlation.millis());
     if (failed_connection || !client_up) {
         std::printf("FAIL: the connection did not stay up\n");
         return 1;
@@ -206,18 +214,25 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"rewind-netdemo: the simulated network under a link profile, measured against its configuration"};
+    CLI::App app{
+        "rewind-netdemo: the simulated network under a link profile, measured against its configuration"};
     Options o;
     std::string names;
     for (auto n : link_profile_names()) names += (names.empty() ? "" : ", ") + std::string(n);
     app.add_option("--profile", o.profile, "link profile, per direction: " + names)->capture_default_str();
-    app.add_option("--latency", o.latency_ms, "override one-way latency (ms)")->check(CLI::Range(0.0, 10000.0));
-    app.add_option("--jitter", o.jitter_ms, "override jitter, stddev of one-way delay (ms)")->check(CLI::Range(0.0, 10000.0));
-    app.add_option("--jitter-correlation", o.correlation_ms, "override jitter time constant (ms, 0 = independent)")
+    app.add_option("--latency", o.latency_ms, "override one-way latency (ms)")
+        ->check(CLI::Range(0.0, 10000.0));
+    app.add_option("--jitter", o.jitter_ms, "override jitter, stddev of one-way delay (ms)")
+        ->check(CLI::Range(0.0, 10000.0));
+    app.add_option("--jitter-correlation", o.correlation_ms,
+                   "override jitter time constant (ms, 0 = independent)")
         ->check(CLI::Range(0.0, 100000.0));
-    app.add_option("--loss", o.loss_percent, "override random loss (percent, 0-100)")->check(CLI::Range(0.0, 100.0));
-    app.add_option("--seed", o.seed, "random seed; the same seed replays the same run")->capture_default_str();
-    app.add_option("--duration", o.duration_s, "virtual seconds of traffic")->check(CLI::Range(0.1, 3600.0))
+    app.add_option("--loss", o.loss_percent, "override random loss (percent, 0-100)")
+        ->check(CLI::Range(0.0, 100.0));
+    app.add_option("--seed", o.seed, "random seed; the same seed replays the same run")
+        ->capture_default_str();
+    app.add_option("--duration", o.duration_s, "virtual seconds of traffic")
+        ->check(CLI::Range(0.1, 3600.0))
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     return run(o);

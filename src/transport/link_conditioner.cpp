@@ -58,7 +58,8 @@ Micros LinkConditioner::sample_delay(Micros now) {
     const double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
     double z = normal;
     if (config_.jitter_correlation.count > 0) {
-        // Exact Ornstein–Uhlenbeck step over the time since the last packet: stationary N(0, 1) at any spacing.
+        // Exact Ornstein–Uhlenbeck step over the time since the last packet: stationary N(0, 1) at any
+        // spacing.
         if (jitter_started_) {
             const double rho = std::exp(-static_cast<double>((now - jitter_time_).count) /
                                         static_cast<double>(config_.jitter_correlation.count));
@@ -69,7 +70,8 @@ Micros LinkConditioner::sample_delay(Micros now) {
         jitter_time_ = now;
     }
     z = std::clamp(z, -kJitterClip, kJitterClip);
-    const auto offset = static_cast<std::int64_t>(std::llround(z * static_cast<double>(config_.jitter.count)));
+    const auto offset =
+        static_cast<std::int64_t>(std::llround(z * static_cast<double>(config_.jitter.count)));
     return Micros{std::max<std::int64_t>(0, config_.latency.count + offset)};
 }
 
@@ -119,8 +121,10 @@ void LinkConditioner::submit(Micros now, std::vector<std::uint8_t> packet) {
     const bool dup = draw(rng_dup_, config_.duplicate);
     if (dup) {
         ++counters_.duplicated;
-        const std::int64_t spread = std::min<std::int64_t>(std::max<std::int64_t>(config_.jitter.count, 1000), 0x7FFFFFFF);
-        schedule(at + Micros{static_cast<std::int64_t>(rng_dup_.uniform(static_cast<std::uint32_t>(spread)))}, packet);
+        const std::int64_t spread =
+            std::min<std::int64_t>(std::max<std::int64_t>(config_.jitter.count, 1000), 0x7FFFFFFF);
+        schedule(at + Micros{static_cast<std::int64_t>(rng_dup_.uniform(static_cast<std::uint32_t>(spread)))},
+                 packet);
     }
     if (draw(rng_reorder_, config_.reorder)) {
         ++counters_.reordered;

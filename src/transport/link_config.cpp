@@ -30,9 +30,7 @@ double BurstLoss::stationary_loss() const {
     return bad * loss_in_bad + (1.0 - bad) * loss_in_good;
 }
 
-double LinkConfig::expected_loss() const {
-    return 1.0 - (1.0 - loss) * (1.0 - burst.stationary_loss());
-}
+double LinkConfig::expected_loss() const { return 1.0 - (1.0 - loss) * (1.0 - burst.stationary_loss()); }
 
 Status LinkConfig::validate() const {
     if (latency.count < 0) return Error{Errc::invalid_config, "latency must be >= 0"};
@@ -51,7 +49,8 @@ Status LinkConfig::validate() const {
     }
     if (latency > kMaxLinkDelay || jitter > kMaxLinkDelay || jitter_correlation > kMaxLinkDelay ||
         reorder_delay > kMaxLinkDelay) {
-        return Error{Errc::invalid_config, "latency, jitter, jitter_correlation and reorder_delay must be <= 1 hour"};
+        return Error{Errc::invalid_config,
+                     "latency, jitter, jitter_correlation and reorder_delay must be <= 1 hour"};
     }
     if (queue_bytes > kMaxLinkQueueBytes) return Error{Errc::invalid_config, "queue_bytes must be <= 1 GiB"};
     if (packet_overhead > kMaxLinkPacketOverhead) {
@@ -67,7 +66,8 @@ Status LinkConfig::validate() const {
 // Profile figures are one-way, per direction. Rationale:
 //   lan              wired LAN: 1 ms, no loss.
 //   broadband        good home fibre/cable to a nearby server: 20 ms, 2 ms jitter, 0.2 % loss, 50 Mbit/s.
-//   wifi             busy home Wi-Fi: 15 ms, 8 ms jitter, 0.5 % random loss plus short bursts (mean 3 packets,
+//   wifi             busy home Wi-Fi: 15 ms, 8 ms jitter, 0.5 % random loss plus short bursts (mean 3
+//   packets,
 //                    ~0.8 % stationary), a little duplication and reordering, 20 Mbit/s.
 //   mobile           4G on the move: 60 ms, 25 ms jitter, 1 % random loss plus bursts (mean 5 packets, ~2.2 %
 //                    stationary), 1 % reordering, 2 Mbit/s with a 16 KiB queue.

@@ -1,4 +1,5 @@
-// SimEndpoint: peers, the Transport calls, timeouts, keepalives, packing and retransmission, measured peer stats.
+// SimEndpoint: peers, the Transport calls, timeouts, keepalives, packing and retransmission, measured peer
+// stats.
 #include "transport/sim_endpoint.hpp"
 
 #include <algorithm>
@@ -9,10 +10,14 @@ namespace rwd::transport::sim {
 
 SimEndpoint::SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address address, std::size_t max_peers,
                          bool accept_incoming)
-    : wire_(wire), config_(config), address_(std::move(address)), max_peers_(max_peers),
+    : wire_(wire),
+      config_(config),
+      address_(std::move(address)),
+      max_peers_(max_peers),
       accept_incoming_(accept_incoming) {}
 
-// ---- peers -------------------------------------------------------------------------------------------------------
+// ---- peers
+// -------------------------------------------------------------------------------------------------------
 
 Peer* SimEndpoint::find(PeerId id) {
     auto it = peers_.find(id);
@@ -54,11 +59,13 @@ void SimEndpoint::remove_peer(PeerId id, DisconnectReason reason, bool notify) {
     peers_.erase(id);
 }
 
-// ---- Transport -----------------------------------------------------------------------------------------------------
+// ---- Transport
+// -----------------------------------------------------------------------------------------------------
 
 Result<PeerId> SimEndpoint::connect(const Address& to) {
     if (to == address_) return Error{Errc::invalid_argument, "cannot connect to itself"};
-    if (find(to) != nullptr) return Error{Errc::already_exists, "already connected or connecting to that address"};
+    if (find(to) != nullptr)
+        return Error{Errc::already_exists, "already connected or connecting to that address"};
     if (peers_.size() >= max_peers_) return Errc::too_many_peers;
     Peer& p = add_peer(to, true);
     send_control(now_, to, PacketType::connect_request);
@@ -75,7 +82,8 @@ void SimEndpoint::disconnect(PeerId peer, DisconnectReason reason) {
 Status SimEndpoint::send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) {
     Peer* p = find(peer);
     if (p == nullptr || !p->connected) return Errc::not_connected;
-    if (data.size() > max_message_size()) return Error{Errc::length_too_long, "message larger than max_message_size()"};
+    if (data.size() > max_message_size())
+        return Error{Errc::length_too_long, "message larger than max_message_size()"};
     if (delivery == Delivery::unreliable) {
         p->unreliable_out.emplace_back(data.begin(), data.end());
         return {};
@@ -130,7 +138,8 @@ void SimEndpoint::update(Micros now) {
     }
 }
 
-// ---- sending and housekeeping --------------------------------------------------------------------------------------
+// ---- sending and housekeeping
+// --------------------------------------------------------------------------------------
 
 void SimEndpoint::check_timeouts(Micros now) {
     std::vector<PeerId> gone;
@@ -154,8 +163,8 @@ Micros SimEndpoint::loss_horizon(const Peer& p) const {
 }
 
 void SimEndpoint::evaluate_loss(Micros now, Peer& p, bool make_room) {
-    // A packet counts as lost when no ack came within the horizon; with make_room, only the packet whose slot the
-    // next send reuses is judged (early, whatever its age).
+    // A packet counts as lost when no ack came within the horizon; with make_room, only the packet whose slot
+    // the next send reuses is judged (early, whatever its age).
     const Micros horizon = loss_horizon(p);
     while (p.oldest_unevaluated != p.next_seq) {
         SentPacket& s = p.sent[p.oldest_unevaluated % kSentBuffer];
@@ -200,12 +209,14 @@ void SimEndpoint::flush(Micros now, Peer& p) {
         append_message(packet, false, 0, m);
         p.unreliable_out.pop_front();
     }
-    if (packet.size() > kHeaderBytes || (!emitted && (p.ack_pending || now - p.last_sent >= config_.keepalive_interval))) {
+    if (packet.size() > kHeaderBytes ||
+        (!emitted && (p.ack_pending || now - p.last_sent >= config_.keepalive_interval))) {
         emit(now, p, packet, std::move(ids));
     }
 }
 
-void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids) {
+void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,
+                       std::vector<std::uint16_t> ids) {
     evaluate_loss(now, p, true);  // the slot about to be reused must have been counted
     Header h;
     h.type = PacketType::data;
@@ -226,7 +237,8 @@ void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, s
     packet.assign(kHeaderBytes, 0);
 }
 
-void SimEndpoint::send_control(Micros now, const Address& to, PacketType type, std::span<const std::uint8_t> payload) {
+void SimEndpoint::send_control(Micros now, const Address& to, PacketType type,
+                               std::span<const std::uint8_t> payload) {
     std::vector<std::uint8_t> packet;
     Header h;
     h.type = type;

@@ -23,7 +23,8 @@ public:
         std::vector<std::uint8_t> bytes;
     };
     virtual ~Wire() = default;
-    virtual void transmit(Micros now, const Address& from, const Address& to, std::vector<std::uint8_t> bytes) = 0;
+    virtual void transmit(Micros now, const Address& from, const Address& to,
+                          std::vector<std::uint8_t> bytes) = 0;
     virtual void collect(Micros now, const Address& to, std::vector<Datagram>& out) = 0;
     virtual void count_malformed() = 0;
     virtual void count_unknown_sender() = 0;
@@ -61,7 +62,8 @@ private:
     void check_timeouts(Micros now);
     void flush(Micros now, Peer& p);
     void emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids);
-    void send_control(Micros now, const Address& to, PacketType type, std::span<const std::uint8_t> payload = {});
+    void send_control(Micros now, const Address& to, PacketType type,
+                      std::span<const std::uint8_t> payload = {});
     void evaluate_loss(Micros now, Peer& p, bool make_room = false);
     [[nodiscard]] Micros rto(const Peer& p) const;
     [[nodiscard]] Micros loss_horizon(const Peer& p) const;

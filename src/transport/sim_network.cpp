@@ -58,13 +58,16 @@ public:
         auto key = std::make_pair(key_of(from), key_of(to));
         auto it = links.find(key);
         if (it != links.end()) return it->second;
-        const std::uint64_t link_seed = fnv(fnv(fnv(kFnvOffset, &config.seed, sizeof config.seed), key.first), key.second);
-        auto [pos, inserted] = links.emplace(key, Link{from, to, LinkConditioner(config.default_link, link_seed)});
+        const std::uint64_t link_seed =
+            fnv(fnv(fnv(kFnvOffset, &config.seed, sizeof config.seed), key.first), key.second);
+        auto [pos, inserted] =
+            links.emplace(key, Link{from, to, LinkConditioner(config.default_link, link_seed)});
         incoming[key.second].push_back(&pos->second);
         return pos->second;
     }
 
-    void transmit(Micros at, const Address& from, const Address& to, std::vector<std::uint8_t> bytes) override {
+    void transmit(Micros at, const Address& from, const Address& to,
+                  std::vector<std::uint8_t> bytes) override {
         ++stats.datagrams_sent;
         link(from, to).conditioner.submit(at, std::move(bytes));
     }
@@ -112,7 +115,7 @@ public:
     SimNetworkStats stats;
     std::uint64_t trace = kFnvOffset;
     std::map<std::pair<std::string, std::string>, Link> links;  // (from, to) -> link; map nodes never move
-    std::map<std::string, std::vector<Link*>> incoming;          // to -> its links, in creation order
+    std::map<std::string, std::vector<Link*>> incoming;         // to -> its links, in creation order
     std::map<std::string, std::unique_ptr<sim::SimEndpoint>> endpoints;
 };
 
@@ -169,7 +172,8 @@ std::optional<LinkCounters> SimNetwork::link_counters(const Address& from, const
     return it->second.conditioner.counters();
 }
 
-void SimNetwork::inject(Micros now, const Address& from, const Address& to, std::vector<std::uint8_t> datagram) {
+void SimNetwork::inject(Micros now, const Address& from, const Address& to,
+                        std::vector<std::uint8_t> datagram) {
     impl_->transmit(now, from, to, std::move(datagram));
 }
 

@@ -41,8 +41,10 @@ struct LossWindow {
     std::array<bool, kLossWindow> lost{};
     std::size_t next = 0, count = 0, lost_count = 0;
     void add(bool was_lost) {
-        if (count == kLossWindow) lost_count -= lost[next] ? 1 : 0;
-        else ++count;
+        if (count == kLossWindow)
+            lost_count -= lost[next] ? 1 : 0;
+        else
+            ++count;
         lost[next] = was_lost;
         lost_count += was_lost ? 1 : 0;
         next = (next + 1) % kLossWindow;

@@ -23,7 +23,13 @@ inline constexpr std::size_t kHeaderBytes = 9;
 inline constexpr std::size_t kMaxMessageOverhead = 5;  // delivery + id + length
 inline constexpr std::uint8_t kAckValidBit = 0x80;
 
-enum class PacketType : std::uint8_t { data = 1, connect_request = 2, connect_accept = 3, connect_refuse = 4, disconnect = 5 };
+enum class PacketType : std::uint8_t {
+    data = 1,
+    connect_request = 2,
+    connect_accept = 3,
+    connect_refuse = 4,
+    disconnect = 5
+};
 
 struct Header {
     PacketType type = PacketType::data;

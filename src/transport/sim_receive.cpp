@@ -108,8 +108,11 @@ void SimEndpoint::record_received(Peer& p, Seq16 seq) {
     }
     const std::int32_t d = seq_diff(seq, p.remote_latest);
     if (d > 0) {
-        if (d < 32) p.remote_bits = (p.remote_bits << static_cast<unsigned>(d)) | (1u << static_cast<unsigned>(d - 1));
-        else p.remote_bits = d == 32 ? (1u << 31u) : 0u;
+        if (d < 32)
+            p.remote_bits =
+                (p.remote_bits << static_cast<unsigned>(d)) | (1u << static_cast<unsigned>(d - 1));
+        else
+            p.remote_bits = d == 32 ? (1u << 31u) : 0u;
         p.remote_latest = seq;
     } else if (d < 0 && d >= -32) {
         p.remote_bits |= 1u << static_cast<unsigned>(-d - 1);
@@ -154,7 +157,8 @@ void SimEndpoint::process_acks(Micros now, Peer& p, const Header& h, bool fresh)
 
 void SimEndpoint::deliver_reliable(Peer& p, std::uint16_t id, std::span<const std::uint8_t> data) {
     const std::int32_t ahead = seq_diff(id, p.next_expected);
-    if (ahead < 0 || ahead >= static_cast<std::int32_t>(kReceiveWindow)) return;  // old duplicate / beyond window
+    if (ahead < 0 || ahead >= static_cast<std::int32_t>(kReceiveWindow))
+        return;  // old duplicate / beyond window
     InSlot& slot = p.received[id % kReceiveWindow];
     if (!slot.used) {
         slot.used = true;

@@ -1,4 +1,5 @@
-/// LinkConditioner: a seeded impairment model for ONE direction of a link, usable by SimNetwork and a UDP relay.
+/// LinkConditioner: a seeded impairment model for ONE direction of a link, usable by SimNetwork and a UDP
+/// relay.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -16,16 +17,16 @@ namespace rwd::transport {
 
 /// What a LinkConditioner did with the packets it was given.
 struct LinkCounters {
-    std::uint64_t submitted = 0;       ///< packets handed to submit()
-    std::uint64_t dropped_mtu = 0;     ///< larger than the MTU
-    std::uint64_t dropped_queue = 0;   ///< the bandwidth queue was full
-    std::uint64_t dropped_burst = 0;   ///< lost by the Gilbert–Elliott model
-    std::uint64_t dropped_random = 0;  ///< lost by independent random loss
-    std::uint64_t duplicated = 0;      ///< extra copies scheduled
-    std::uint64_t reordered = 0;       ///< packets held back by the reorder delay
-    std::uint64_t delivered = 0;       ///< packets (copies included) handed out by pop_ready()
-    std::uint64_t bytes_submitted = 0; ///< payload bytes handed to submit()
-    std::uint64_t bytes_delivered = 0; ///< payload bytes handed out by pop_ready()
+    std::uint64_t submitted = 0;        ///< packets handed to submit()
+    std::uint64_t dropped_mtu = 0;      ///< larger than the MTU
+    std::uint64_t dropped_queue = 0;    ///< the bandwidth queue was full
+    std::uint64_t dropped_burst = 0;    ///< lost by the Gilbert–Elliott model
+    std::uint64_t dropped_random = 0;   ///< lost by independent random loss
+    std::uint64_t duplicated = 0;       ///< extra copies scheduled
+    std::uint64_t reordered = 0;        ///< packets held back by the reorder delay
+    std::uint64_t delivered = 0;        ///< packets (copies included) handed out by pop_ready()
+    std::uint64_t bytes_submitted = 0;  ///< payload bytes handed to submit()
+    std::uint64_t bytes_delivered = 0;  ///< payload bytes handed out by pop_ready()
 };
 
 /// Decides, for each packet of one direction, whether and when it comes out. The order of impairments:
@@ -36,7 +37,8 @@ struct LinkCounters {
 /// `now` must not go backwards between calls.
 class LinkConditioner {
 public:
-    /// A conditioner with `config` (which must validate; an invalid one is replaced by a perfect link) and `seed`.
+    /// A conditioner with `config` (which must validate; an invalid one is replaced by a perfect link) and
+    /// `seed`.
     explicit LinkConditioner(const LinkConfig& config = {}, std::uint64_t seed = 0);
 
     /// Changes the impairments from now on; packets already scheduled keep their delivery time.
@@ -85,10 +87,11 @@ private:
     Micros bottleneck_free_at_{};  // when the bottleneck finishes sending what it accepted
     std::uint64_t next_order_ = 0;
     std::vector<Scheduled> scheduled_;  // held-back packets and copies: a min-heap on (at, order)
-    // Ordinary packets keep their order: the k-th earliest pending time goes to the k-th oldest pending packet.
-    std::deque<std::vector<std::uint8_t>> fifo_packets_;          // in submission order
-    std::vector<Micros> fifo_times_;                               // a min-heap of their delivery times
-    Micros fifo_max_{};                                            // the latest of fifo_times_
+    // Ordinary packets keep their order: the k-th earliest pending time goes to the k-th oldest pending
+    // packet.
+    std::deque<std::vector<std::uint8_t>> fifo_packets_;  // in submission order
+    std::vector<Micros> fifo_times_;                      // a min-heap of their delivery times
+    Micros fifo_max_{};                                   // the latest of fifo_times_
     LinkCounters counters_;
 };
 

@@ -1,4 +1,5 @@
-/// SimNetwork: every endpoint in one process on virtual time, each direction of each link through a LinkConditioner.
+/// SimNetwork: every endpoint in one process on virtual time, each direction of each link through a
+/// LinkConditioner.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -16,17 +17,18 @@ namespace rwd::transport {
 
 /// How a SimNetwork and its endpoints behave. Times are virtual.
 struct SimNetworkConfig {
-    std::uint64_t seed = 1;                ///< every link's randomness derives from this and the two addresses
-    LinkConfig default_link{};             ///< used for each direction until set_link() says otherwise
-    Micros reliable_rto{100'000};          ///< retransmission timeout of reliable messages (the minimum if adaptive)
-    bool adaptive_rto = true;              ///< RTO = max(reliable_rto, srtt + 4 * rttvar), as TCP does
-    Micros timeout{5'000'000};             ///< a peer heard nothing from for this long is disconnected
-    Micros keepalive_interval{100'000};    ///< an idle connection sends an empty packet this often
-    Micros connect_retry{100'000};         ///< a connect request is repeated this often until answered
-    Micros connect_timeout{5'000'000};     ///< a connect attempt unanswered for this long fails (timed_out)
-    std::size_t mtu = 1200;                ///< largest datagram an endpoint sends (header included)
-    std::size_t max_reliable_queue = 4096; ///< reliable messages waiting per peer before send() says out_of_space
-    std::size_t max_malformed = 16;        ///< malformed datagrams from a peer before it is kicked
+    std::uint64_t seed = 1;        ///< every link's randomness derives from this and the two addresses
+    LinkConfig default_link{};     ///< used for each direction until set_link() says otherwise
+    Micros reliable_rto{100'000};  ///< retransmission timeout of reliable messages (the minimum if adaptive)
+    bool adaptive_rto = true;      ///< RTO = max(reliable_rto, srtt + 4 * rttvar), as TCP does
+    Micros timeout{5'000'000};     ///< a peer heard nothing from for this long is disconnected
+    Micros keepalive_interval{100'000};  ///< an idle connection sends an empty packet this often
+    Micros connect_retry{100'000};       ///< a connect request is repeated this often until answered
+    Micros connect_timeout{5'000'000};   ///< a connect attempt unanswered for this long fails (timed_out)
+    std::size_t mtu = 1200;              ///< largest datagram an endpoint sends (header included)
+    std::size_t max_reliable_queue =
+        4096;                        ///< reliable messages waiting per peer before send() says out_of_space
+    std::size_t max_malformed = 16;  ///< malformed datagrams from a peer before it is kicked
 
     /// invalid_config with a description when a value is out of range.
     [[nodiscard]] Status validate() const;
@@ -41,13 +43,14 @@ struct SimNetworkStats {
     std::uint64_t unknown_sender = 0;           ///< data from an address that is not a peer, dropped
 };
 
-/// A simulated network. Endpoints live inside it (their lifetime ends with it or close_endpoint()); time moves
-/// only through advance_to() or an endpoint's update(). The same config and the same calls give the same
-/// delivery trace, byte for byte.
+/// A simulated network. Endpoints live inside it (their lifetime ends with it or close_endpoint()); time
+/// moves only through advance_to() or an endpoint's update(). The same config and the same calls give the
+/// same delivery trace, byte for byte.
 ///
-/// Each endpoint speaks a small protocol over its datagrams (see src/transport/sim_protocol.hpp): a 9-byte header
-/// with a 16-bit packet sequence, ack and 32 ack bits; reliable messages are retransmitted every RTO until acked
-/// and delivered in order (so a dropped one holds back the ones behind it); statistics come from the acks.
+/// Each endpoint speaks a small protocol over its datagrams (see src/transport/sim_protocol.hpp): a 9-byte
+/// header with a 16-bit packet sequence, ack and 32 ack bits; reliable messages are retransmitted every RTO
+/// until acked and delivered in order (so a dropped one holds back the ones behind it); statistics come from
+/// the acks.
 class SimNetwork {
 public:
     /// A network with `config`, which must validate (a programmer error otherwise; see create()).
@@ -64,7 +67,8 @@ public:
     [[nodiscard]] Result<Transport*> listen(const Address& address, std::size_t max_peers);
     /// An endpoint at `address` that only connects out (incoming requests are refused). Owned by the network.
     [[nodiscard]] Result<Transport*> create_endpoint(const Address& address);
-    /// Destroys the endpoint at `address` without a word to its peers (like a crashed process); they time out.
+    /// Destroys the endpoint at `address` without a word to its peers (like a crashed process); they time
+    /// out.
     void close_endpoint(const Address& address);
 
     /// Sets the impairments of the direction from -> to, effective for packets sent from now on.

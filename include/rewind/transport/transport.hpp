@@ -27,18 +27,19 @@ struct Address {
 
 /// How a message travels.
 enum class Delivery : std::uint8_t {
-    unreliable,        ///< may be lost, duplicated or reordered; never blocks; latest wins (inputs, snapshots)
-    reliable_ordered,  ///< arrives exactly once, in order, or the peer is disconnected (events: spawn, death, chat)
+    unreliable,  ///< may be lost, duplicated or reordered; never blocks; latest wins (inputs, snapshots)
+    reliable_ordered,  ///< arrives exactly once, in order, or the peer is disconnected (events: spawn, death,
+                       ///< chat)
 };
 
 /// Why a peer went away.
 enum class DisconnectReason : std::uint8_t {
-    none,        ///< no reason (not a disconnect)
-    local,       ///< this endpoint called disconnect()
-    remote,      ///< the peer said goodbye
-    timed_out,   ///< nothing heard for longer than the timeout
-    refused,     ///< the connection was refused (full, bad token, ...)
-    kicked,      ///< the application disconnected the peer for misbehaving
+    none,       ///< no reason (not a disconnect)
+    local,      ///< this endpoint called disconnect()
+    remote,     ///< the peer said goodbye
+    timed_out,  ///< nothing heard for longer than the timeout
+    refused,    ///< the connection was refused (full, bad token, ...)
+    kicked,     ///< the application disconnected the peer for misbehaving
 };
 
 /// The readable name of a DisconnectReason.
@@ -52,20 +53,20 @@ struct TransportEvent {
     PeerId peer = kInvalidPeer;                        ///< the peer it happened with
     Delivery delivery = Delivery::unreliable;          ///< for messages: how it travelled
     DisconnectReason reason = DisconnectReason::none;  ///< for disconnects: why
-    std::vector<std::uint8_t> data;  ///< the message bytes (untrusted!)
+    std::vector<std::uint8_t> data;                    ///< the message bytes (untrusted!)
 };
 
 /// Per-peer link statistics, as this endpoint measures them.
 struct PeerStats {
-    Micros rtt{};                   ///< smoothed round-trip time
-    Micros jitter{};                ///< mean deviation of the round-trip time
-    double loss = 0.0;              ///< fraction of packets lost recently, 0..1
-    std::uint64_t bytes_sent = 0;   ///< payload plus transport header bytes sent to the peer
-    std::uint64_t bytes_received = 0;  ///< payload plus transport header bytes received from the peer
-    std::uint64_t packets_sent = 0;    ///< datagrams sent to the peer
+    Micros rtt{};                        ///< smoothed round-trip time
+    Micros jitter{};                     ///< mean deviation of the round-trip time
+    double loss = 0.0;                   ///< fraction of packets lost recently, 0..1
+    std::uint64_t bytes_sent = 0;        ///< payload plus transport header bytes sent to the peer
+    std::uint64_t bytes_received = 0;    ///< payload plus transport header bytes received from the peer
+    std::uint64_t packets_sent = 0;      ///< datagrams sent to the peer
     std::uint64_t packets_received = 0;  ///< datagrams received from the peer
-    double kbps_sent = 0.0;         ///< recent send rate, kilobits per second, headers included
-    double kbps_received = 0.0;     ///< recent receive rate, kilobits per second, headers included
+    double kbps_sent = 0.0;              ///< recent send rate, kilobits per second, headers included
+    double kbps_received = 0.0;          ///< recent receive rate, kilobits per second, headers included
 };
 
 /// One endpoint. Implementations: SimNetwork endpoints (tests, lab) and ENet (real UDP).

@@ -1,4 +1,5 @@
-// Statistical and behavioural tests of LinkConditioner: each impairment matches its config within stated tolerances.
+// Statistical and behavioural tests of LinkConditioner: each impairment matches its config within stated
+// tolerances.
 #include <rewind/transport/link_conditioner.hpp>
 
 #include <gtest/gtest.h>
@@ -69,8 +70,8 @@ TEST(LinkConditioner, RandomLossMatchesConfig) {
         EXPECT_NEAR(measured, 0.05, 0.003);
         EXPECT_EQ(link.counters().dropped_random, kPackets - d.size());
         EXPECT_EQ(link.counters().dropped_burst, 0u);
-        std::printf("[ stats    ] random loss: configured 5.00 %%, measured %.2f %% (seed %llu)\n", measured * 100,
-                    static_cast<unsigned long long>(seed));
+        std::printf("[ stats    ] random loss: configured 5.00 %%, measured %.2f %% (seed %llu)\n",
+                    measured * 100, static_cast<unsigned long long>(seed));
     }
 }
 
@@ -98,8 +99,9 @@ TEST(LinkConditioner, BurstLossMatchesGilbertElliottStationaryLoss) {
     }
     const double conditional = static_cast<double>(both) / static_cast<double>(after_loss);
     EXPECT_GT(conditional, 0.4);  // the model gives 0.75 * 0.8 = 0.6
-    std::printf("[ stats    ] burst loss: stationary %.2f %%, measured %.2f %%, P(loss | previous lost) %.2f\n",
-                expected * 100, measured * 100, conditional);
+    std::printf(
+        "[ stats    ] burst loss: stationary %.2f %%, measured %.2f %%, P(loss | previous lost) %.2f\n",
+        expected * 100, measured * 100, conditional);
 }
 
 TEST(LinkConditioner, LatencyAndJitterDistributionMatchConfig) {
@@ -123,11 +125,13 @@ TEST(LinkConditioner, LatencyAndJitterDistributionMatchConfig) {
         const double mean = sum / kPackets;
         const double stddev = std::sqrt(sum_sq / kPackets - mean * mean);
         const double inside = static_cast<double>(within_one_sigma) / kPackets;
-        EXPECT_NEAR(mean, 100.0, 1.0);         // mean within 1 ms
-        EXPECT_NEAR(stddev, 20.0, 2.0);        // standard deviation within 10 %
-        EXPECT_NEAR(inside, 0.6827, 0.01);     // normal shape: 68.3 % within one sigma, ±1 pp
-        std::printf("[ stats    ] delay: configured 100 ± 20 ms, measured mean %.2f ms, stddev %.2f ms, "
-                    "%.1f %% within 1 sigma\n", mean, stddev, inside * 100);
+        EXPECT_NEAR(mean, 100.0, 1.0);      // mean within 1 ms
+        EXPECT_NEAR(stddev, 20.0, 2.0);     // standard deviation within 10 %
+        EXPECT_NEAR(inside, 0.6827, 0.01);  // normal shape: 68.3 % within one sigma, ±1 pp
+        std::printf(
+            "[ stats    ] delay: configured 100 ± 20 ms, measured mean %.2f ms, stddev %.2f ms, "
+            "%.1f %% within 1 sigma\n",
+            mean, stddev, inside * 100);
     }
 }
 
@@ -149,7 +153,8 @@ TEST(LinkConditioner, JitterAloneNeverReorders) {
         sum += (d[i].at - d[i].sent).millis();
     }
     // Pending delivery times are handed out in sending order, so keeping the order costs no extra delay.
-    std::printf("[ stats    ] ordered jitter at 5 ms spacing: mean delay %.2f ms (configured 50 ± 20)\n", sum / kPackets);
+    std::printf("[ stats    ] ordered jitter at 5 ms spacing: mean delay %.2f ms (configured 50 ± 20)\n",
+                sum / kPackets);
     EXPECT_NEAR(sum / kPackets, 50.0, 1.0);
 }
 
@@ -178,8 +183,9 @@ TEST(LinkConditioner, CorrelatedJitterKeepsItsSpreadAtSixtyHertz) {
         } else {
             EXPECT_LT(stddev, 15.0);
         }
-        std::printf("[ stats    ] 60 Hz, 100 ± 20 ms, correlation %lld ms: mean %.2f ms, stddev %.2f ms, in order\n",
-                    static_cast<long long>(correlation_ms), mean, stddev);
+        std::printf(
+            "[ stats    ] 60 Hz, 100 ± 20 ms, correlation %lld ms: mean %.2f ms, stddev %.2f ms, in order\n",
+            static_cast<long long>(correlation_ms), mean, stddev);
     }
 }
 
@@ -227,8 +233,9 @@ TEST(LinkConditioner, ReorderingMatchesConfig) {
     // Held 30 ms at 10 ms spacing, a held packet is overtaken unless the next two are held too (1 %): 9.9 %.
     EXPECT_NEAR(measured, 0.10, 0.005);  // ±0.5 pp
     EXPECT_NEAR(static_cast<double>(link.counters().reordered) / kPackets, 0.10, 0.005);
-    std::printf("[ stats    ] reordering: configured 10.00 %%, measured %.2f %% arrive after a later packet\n",
-                measured * 100);
+    std::printf(
+        "[ stats    ] reordering: configured 10.00 %%, measured %.2f %% arrive after a later packet\n",
+        measured * 100);
 }
 
 TEST(LinkConditioner, BandwidthCapsThroughputAndQueues) {
@@ -251,7 +258,8 @@ TEST(LinkConditioner, BandwidthCapsThroughputAndQueues) {
             if (bytes == 0) first = now;
             last = now;
             bytes += buf.size() + c.packet_overhead;
-            max_delay = std::max(max_delay, now - Micros::from_millis(static_cast<std::int64_t>(packet_id(buf))));
+            max_delay =
+                std::max(max_delay, now - Micros::from_millis(static_cast<std::int64_t>(packet_id(buf))));
         }
         link.submit(now, make_packet(static_cast<std::uint64_t>(ms), 200));
         max_queue = std::max(max_queue, link.queued_bytes(now));
@@ -263,8 +271,9 @@ TEST(LinkConditioner, BandwidthCapsThroughputAndQueues) {
     // A full queue adds queue_bytes / rate of delay: 8192 B * 8 / 256 kbit/s = 256 ms on top of the latency.
     EXPECT_GT(max_delay, 200_ms);
     EXPECT_LT(max_delay, 10_ms + 260_ms + 5_ms);
-    std::printf("[ stats    ] bandwidth: cap 256 kbps, measured %.1f kbps, %llu queue drops, max delay %.0f ms\n",
-                kbps, static_cast<unsigned long long>(link.counters().dropped_queue), max_delay.millis());
+    std::printf(
+        "[ stats    ] bandwidth: cap 256 kbps, measured %.1f kbps, %llu queue drops, max delay %.0f ms\n",
+        kbps, static_cast<unsigned long long>(link.counters().dropped_queue), max_delay.millis());
 }
 
 TEST(LinkConditioner, MtuDropsOversizedPackets) {

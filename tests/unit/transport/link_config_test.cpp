@@ -44,8 +44,8 @@ TEST(LinkConfig, ValidateNamesWhatIsWrong) {
 // Delays and sizes are summed into int64 microseconds and byte counts; absurd values would overflow (UB), so
 // validate() caps them.
 TEST(LinkConfig, ValidateCapsValuesThatWouldOverflow) {
-    for (Micros LinkConfig::*field :
-         {&LinkConfig::latency, &LinkConfig::jitter, &LinkConfig::jitter_correlation, &LinkConfig::reorder_delay}) {
+    for (Micros LinkConfig::*field : {&LinkConfig::latency, &LinkConfig::jitter,
+                                      &LinkConfig::jitter_correlation, &LinkConfig::reorder_delay}) {
         LinkConfig c;
         c.*field = kMaxLinkDelay;
         EXPECT_TRUE(c.validate().ok());

@@ -1,4 +1,5 @@
-// SimNetwork connection lifecycle: handshake latency, disconnect notice, timeouts, keepalives, max peers, bad input.
+// SimNetwork connection lifecycle: handshake latency, disconnect notice, timeouts, keepalives, max peers, bad
+// input.
 #include "unit/transport/sim_harness.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -56,7 +57,8 @@ TEST(SimConnection, DisconnectNotifiesBothSides) {
     EXPECT_GE(s[0].at, 230_ms);
     EXPECT_LE(s[0].at, 232_ms);
     const std::uint8_t byte = 1;
-    EXPECT_EQ(client.transport->send(peer, Delivery::unreliable, std::span(&byte, 1)).code(), Errc::not_connected);
+    EXPECT_EQ(client.transport->send(peer, Delivery::unreliable, std::span(&byte, 1)).code(),
+              Errc::not_connected);
 }
 
 TEST(SimConnection, IdleConnectionStaysUpThroughKeepalives) {
@@ -83,8 +85,8 @@ TEST(SimConnection, SilentPeerTimesOut) {
     auto s = server.of(Type::disconnected);
     ASSERT_EQ(s.size(), 1u);
     EXPECT_EQ(s[0].event.reason, DisconnectReason::timed_out);
-    EXPECT_GE(s[0].at, 1500_ms);             // last heard ~500 ms, timeout 1 s
-    EXPECT_LE(s[0].at, 1500_ms + 150_ms);    // within a keepalive interval and a bit
+    EXPECT_GE(s[0].at, 1500_ms);           // last heard ~500 ms, timeout 1 s
+    EXPECT_LE(s[0].at, 1500_ms + 150_ms);  // within a keepalive interval and a bit
     EXPECT_GT(h.net.stats().datagrams_undeliverable, 0u);
 }
 
@@ -184,7 +186,8 @@ TEST(SimConnection, GarbageIsDroppedCountedAndEventuallyKicks) {
         std::vector<std::uint8_t> junk(rng.uniform(40));
         for (auto& b : junk) b = static_cast<std::uint8_t>(rng.next_u32());
         // Half look like data packets, the rest have an invalid kind byte (control packets are not garbage).
-        if (!junk.empty()) junk[0] = rng.uniform(2) == 0 ? std::uint8_t{1} : static_cast<std::uint8_t>(0x10u | junk[0]);
+        if (!junk.empty())
+            junk[0] = rng.uniform(2) == 0 ? std::uint8_t{1} : static_cast<std::uint8_t>(0x10u | junk[0]);
         const Address from = rng.uniform(2) == 0 ? testing::client_address(0) : Address{"stranger", 9};
         h.net.inject(h.now, from, kServer, std::move(junk));
         if (i % 50 == 0) h.run_until(h.now + 1_ms);

@@ -1,4 +1,5 @@
-// SimNetwork delivery: reliable-ordered under hostile links, head-of-line blocking, measured stats, determinism.
+// SimNetwork delivery: reliable-ordered under hostile links, head-of-line blocking, measured stats,
+// determinism.
 #include "unit/transport/sim_harness.hpp"
 
 #include <cstdio>
@@ -47,12 +48,18 @@ struct Exchange {
         while (h.now < end) {
             if ((h.now.count / 1000) % 16 == 0) {
                 if (sent < reliable_count) {
-                    EXPECT_TRUE(client.transport->send(client_peer, Delivery::reliable_ordered, numbered(sent)).ok());
-                    EXPECT_TRUE(server.transport->send(server_peer, Delivery::reliable_ordered, numbered(sent)).ok());
+                    EXPECT_TRUE(
+                        client.transport->send(client_peer, Delivery::reliable_ordered, numbered(sent)).ok());
+                    EXPECT_TRUE(
+                        server.transport->send(server_peer, Delivery::reliable_ordered, numbered(sent)).ok());
                     ++sent;
                 }
-                EXPECT_TRUE(client.transport->send(client_peer, Delivery::unreliable, numbered(tick, unreliable_size)).ok());
-                EXPECT_TRUE(server.transport->send(server_peer, Delivery::unreliable, numbered(tick, unreliable_size)).ok());
+                EXPECT_TRUE(
+                    client.transport->send(client_peer, Delivery::unreliable, numbered(tick, unreliable_size))
+                        .ok());
+                EXPECT_TRUE(
+                    server.transport->send(server_peer, Delivery::unreliable, numbered(tick, unreliable_size))
+                        .ok());
                 ++tick;
             }
             h.run_until(h.now + 1_ms);
@@ -87,8 +94,9 @@ TEST(SimDelivery, ReliableCompleteAndOrderedUnderHostileLink) {
         const auto counters = x.h.net.link_counters(testing::client_address(0), kServer).value();
         EXPECT_GT(counters.duplicated, 0u);
         EXPECT_GT(counters.dropped_random, 0u);
-        std::printf("[ stats    ] hostile seed %llu: %u reliable each way delivered in order; unreliable %zu of %u\n",
-                    static_cast<unsigned long long>(seed), kMessages, u.size(), x.tick);
+        std::printf(
+            "[ stats    ] hostile seed %llu: %u reliable each way delivered in order; unreliable %zu of %u\n",
+            static_cast<unsigned long long>(seed), kMessages, u.size(), x.tick);
     }
 }
 
@@ -135,8 +143,10 @@ TEST(SimDelivery, DroppedReliableMessageBlocksTheOnesBehindItForOneRto) {
     // Without the block, message 1 would have arrived at t0 + 25 ms; unreliable traffic is never blocked.
     ASSERT_EQ(unreliable.size(), 1u);
     EXPECT_LE(unreliable[0].at, t0 + 27_ms);
-    std::printf("[ stats    ] head-of-line: reliable 1 and 2 delivered %.1f ms after send (RTO 100 ms, latency 20 ms)\n",
-                (reliable[1].at - t0 - 5_ms).millis());
+    std::printf(
+        "[ stats    ] head-of-line: reliable 1 and 2 delivered %.1f ms after send (RTO 100 ms, latency 20 "
+        "ms)\n",
+        (reliable[1].at - t0 - 5_ms).millis());
 }
 
 TEST(SimDelivery, StatsMeasureRttLossAndBandwidth) {
@@ -161,18 +171,21 @@ TEST(SimDelivery, StatsMeasureRttLossAndBandwidth) {
     }
     const PeerStats after = x.client.transport->stats(x.client_peer);
     const double rtt = rtt_sum / samples, loss = loss_sum / samples;
-    EXPECT_NEAR(rtt, 100.0, 5.0);   // 2 x 50 ms one-way, plus at most one 1 ms update step per hop and ack delay
-    EXPECT_NEAR(loss, 0.10, 0.015); // ±1.5 pp
+    EXPECT_NEAR(rtt, 100.0,
+                5.0);  // 2 x 50 ms one-way, plus at most one 1 ms update step per hop and ack delay
+    EXPECT_NEAR(loss, 0.10, 0.015);  // ±1.5 pp
     const double kbps = static_cast<double>(after.bytes_sent - before.bytes_sent) * 8.0 / 1000.0 / 30.0;
     EXPECT_NEAR(after.kbps_sent, kbps, kbps * 0.15);
     // At least the payload: 60 packets/s of 100 bytes + 12 bytes of header and framing.
     EXPECT_GT(kbps, 60.0 * 112 * 8 / 1000.0 * 0.95);
     const PeerStats server_side = x.server.transport->stats(x.server_peer);
-    const double delivered = static_cast<double>(server_side.bytes_received) / static_cast<double>(after.bytes_sent);
+    const double delivered =
+        static_cast<double>(server_side.bytes_received) / static_cast<double>(after.bytes_sent);
     EXPECT_NEAR(delivered, 0.90, 0.02);
-    std::printf("[ stats    ] endpoint stats: rtt %.1f ms (2 x 50 configured), loss %.2f %% (10 configured), "
-                "jitter max %.1f ms, %.1f kbps sent (stat %.1f)\n",
-                rtt, loss * 100, jitter_max, kbps, after.kbps_sent);
+    std::printf(
+        "[ stats    ] endpoint stats: rtt %.1f ms (2 x 50 configured), loss %.2f %% (10 configured), "
+        "jitter max %.1f ms, %.1f kbps sent (stat %.1f)\n",
+        rtt, loss * 100, jitter_max, kbps, after.kbps_sent);
 }
 
 // An idle connection answers each keepalive at once, but a lost answer is only made good by the next
@@ -197,7 +210,8 @@ TEST(SimDelivery, LostAcksDoNotInflateTheRttOfAnIdleLink) {
     const double rtt = rtt_sum / samples, jitter = jitter_sum / samples;
     EXPECT_NEAR(rtt, 41.0, 2.0);  // 2 x 20 ms, plus up to a 1 ms update step per hop
     EXPECT_LT(jitter, 2.0);       // the link has no jitter
-    std::printf("[ stats    ] idle link, 30 %% loss: rtt %.1f ms (2 x 20 configured), jitter %.1f ms\n", rtt, jitter);
+    std::printf("[ stats    ] idle link, 30 %% loss: rtt %.1f ms (2 x 20 configured), jitter %.1f ms\n", rtt,
+                jitter);
 }
 
 TEST(SimDelivery, StatsFollowALatencyStepMidRun) {
@@ -232,13 +246,15 @@ TEST(SimDelivery, BandwidthLimitCapsEndpointThroughput) {
     x.traffic(10_s, 0, 200);  // ~115 kbit/s offered each way, IP/UDP overhead included
     const LinkCounters after = x.h.net.link_counters(from, kServer).value();
     const auto wire_bytes = [&](const LinkCounters& k) { return k.bytes_delivered + k.delivered * 28; };
-    const double link_kbps = static_cast<double>(wire_bytes(after) - wire_bytes(before)) * 8.0 / 1000.0 / 10.0;
+    const double link_kbps =
+        static_cast<double>(wire_bytes(after) - wire_bytes(before)) * 8.0 / 1000.0 / 10.0;
     EXPECT_NEAR(link_kbps, 64.0, 64.0 * 0.05);
     const PeerStats st = x.server.transport->stats(x.server_peer);
     EXPECT_LE(st.kbps_received, 64.0);  // the endpoint's own figure excludes IP/UDP headers
     EXPECT_GT(after.dropped_queue, before.dropped_queue);
-    std::printf("[ stats    ] bandwidth 64 kbps: link carried %.1f kbps, endpoint measured %.1f kbps received\n",
-                link_kbps, st.kbps_received);
+    std::printf(
+        "[ stats    ] bandwidth 64 kbps: link carried %.1f kbps, endpoint measured %.1f kbps received\n",
+        link_kbps, st.kbps_received);
     EXPECT_TRUE(x.client.of(Type::disconnected).empty());
 }
 

@@ -1,4 +1,5 @@
-// Test helper: a SimNetwork with a server and clients, stepped in fixed increments, recording every event with its time.
+// Test helper: a SimNetwork with a server and clients, stepped in fixed increments, recording every event
+// with its time.
 #pragma once
 
 #include <rewind/transport/sim_network.hpp>

@@ -66,9 +66,9 @@ TEST(SimHostile, DatagramAboveTheMtuIsMalformed) {
     EXPECT_EQ(x.server.of(Type::message)[0].event.data.size(), c.mtu - 9 - 5);
 }
 
-// Well-formed headers with random sequence numbers, acks, ack bits and reliable ids near the receiver's window,
-// mixed with the honest client's own traffic: nothing crashes (run under ASan/UBSan), no delivered message is
-// longer than the transport carries, and the server stays responsive.
+// Well-formed headers with random sequence numbers, acks, ack bits and reliable ids near the receiver's
+// window, mixed with the honest client's own traffic: nothing crashes (run under ASan/UBSan), no delivered
+// message is longer than the transport carries, and the server stays responsive.
 TEST(SimHostile, CraftedDataPacketsNeverBreakTheEndpoint) {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
         SCOPED_TRACE("seed=" + std::to_string(seed));
@@ -87,7 +87,8 @@ TEST(SimHostile, CraftedDataPacketsNeverBreakTheEndpoint) {
             for (std::uint32_t m = 0; m < messages; ++m) {
                 if (rng.uniform(2) == 0) {
                     // Ids around the receive window and around the 16-bit wrap.
-                    const std::uint32_t id = rng.uniform(2) == 0 ? rng.uniform(2048) : 65536 - 1 - rng.uniform(2048);
+                    const std::uint32_t id =
+                        rng.uniform(2) == 0 ? rng.uniform(2048) : 65536 - 1 - rng.uniform(2048);
                     add_reliable(b, static_cast<std::uint16_t>(id), rng.uniform(64));
                 } else {
                     b.push_back(0);
@@ -95,10 +96,13 @@ TEST(SimHostile, CraftedDataPacketsNeverBreakTheEndpoint) {
                     b.insert(b.end(), rng.uniform(64), std::uint8_t{0xCD});  // length may not match
                 }
             }
-            if (rng.uniform(8) == 0 && !b.empty()) b.resize(rng.uniform(static_cast<std::uint32_t>(b.size())));
+            if (rng.uniform(8) == 0 && !b.empty())
+                b.resize(rng.uniform(static_cast<std::uint32_t>(b.size())));
             x.h.net.inject(x.h.now, testing::client_address(0), kServer, std::move(b));
             if (i % 20 == 0) {
-                ASSERT_TRUE(x.client.transport->send(x.peer, Delivery::unreliable, std::vector<std::uint8_t>{7}).ok());
+                ASSERT_TRUE(
+                    x.client.transport->send(x.peer, Delivery::unreliable, std::vector<std::uint8_t>{7})
+                        .ok());
                 x.h.run_until(x.h.now + 1_ms);
             }
         }
@@ -111,7 +115,8 @@ TEST(SimHostile, CraftedDataPacketsNeverBreakTheEndpoint) {
         EXPECT_TRUE(x.server.of(Type::disconnected).empty());
         // Still serving: a fresh unreliable message from the honest client gets through.
         const std::size_t before = x.server.of(Type::message).size();
-        ASSERT_TRUE(x.client.transport->send(x.peer, Delivery::unreliable, std::vector<std::uint8_t>{7}).ok());
+        ASSERT_TRUE(
+            x.client.transport->send(x.peer, Delivery::unreliable, std::vector<std::uint8_t>{7}).ok());
         x.h.run_until(x.h.now + 50_ms);
         EXPECT_EQ(x.server.of(Type::message).size(), before + 1);
     }

@@ -12,8 +12,8 @@ using testing::kServer;
 using Type = TransportEvent::Type;
 
 std::vector<std::uint8_t> numbered(std::uint32_t n) {
-    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8), static_cast<std::uint8_t>(n >> 16),
-            static_cast<std::uint8_t>(n >> 24)};
+    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8),
+            static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 24)};
 }
 
 std::uint32_t number_of(const std::vector<std::uint8_t>& v) {
@@ -22,8 +22,8 @@ std::uint32_t number_of(const std::vector<std::uint8_t>& v) {
     return n;
 }
 
-// 70 000 reliable messages (more than 2^16 ids) and well over 2^16 packets each way, through loss, duplication
-// and reordering: every message arrives exactly once and in order, and the connection stays up.
+// 70 000 reliable messages (more than 2^16 ids) and well over 2^16 packets each way, through loss,
+// duplication and reordering: every message arrives exactly once and in order, and the connection stays up.
 TEST(SimWrap, ReliableIdsAndPacketSequencesWrapCleanly) {
     for (std::uint64_t seed : {3u, 4u}) {
         SCOPED_TRACE("seed=" + std::to_string(seed));
@@ -75,9 +75,11 @@ TEST(SimWrap, ReliableIdsAndPacketSequencesWrapCleanly) {
         const double rtt = rtt_sum / samples, loss = loss_sum / samples;
         EXPECT_NEAR(rtt, 21.5, 2.5);
         EXPECT_NEAR(loss, 0.10, 0.03);
-        std::printf("[ stats    ] wrap seed %llu: %u reliable messages in order over %llu packets, rtt %.1f ms, loss %.1f %%\n",
-                    static_cast<unsigned long long>(seed), expected, static_cast<unsigned long long>(st.packets_sent),
-                    rtt, loss * 100);
+        std::printf(
+            "[ stats    ] wrap seed %llu: %u reliable messages in order over %llu packets, rtt %.1f ms, loss "
+            "%.1f %%\n",
+            static_cast<unsigned long long>(seed), expected, static_cast<unsigned long long>(st.packets_sent),
+            rtt, loss * 100);
     }
 }
 
