@@ -31,8 +31,8 @@ std::vector<std::uint32_t> make_values(int bits) {
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// Seconds one memcpy of `bytes` takes. A single copy of a few hundred bytes lasts about as long as reading the
-// clock, so the copy is repeated kCopyReps times between two clock reads and the time divided.
+// Seconds one memcpy of `bytes` takes. A single copy of a few hundred bytes lasts about as long as reading
+// the clock, so the copy is repeated kCopyReps times between two clock reads and the time divided.
 constexpr int kCopyReps = 64;
 double time_memcpy(std::vector<std::uint8_t>& dst, const std::vector<std::uint8_t>& src, std::size_t bytes) {
     const auto t0 = Clock::now();
@@ -131,7 +131,8 @@ InputPacket make_packet() {
     InputPacket p;
     p.tick = 123456;
     for (int i = 0; i < 4; ++i) {
-        p.inputs[i] = {0.25f * static_cast<float>(i) - 0.5f, 0.7f, std::numbers::pi_v<float> / static_cast<float>(i + 2),
+        p.inputs[i] = {0.25f * static_cast<float>(i) - 0.5f, 0.7f,
+                       std::numbers::pi_v<float> / static_cast<float>(i + 2),
                        static_cast<std::uint32_t>(i * 5 & 15)};
     }
     return p;

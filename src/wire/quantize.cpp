@@ -58,7 +58,7 @@ std::uint32_t quantize_angle(float radians, int bits) {
     if (!std::isfinite(radians)) radians = 0.0f;
     const double a = radians;
     const double turns = (a + std::numbers::pi) / kTwoPi;  // any real; only the fraction matters
-    const double frac = turns - std::floor(turns);          // [0, 1]
+    const double frac = turns - std::floor(turns);         // [0, 1]
     const double scale = std::ldexp(1.0, bits);
     const auto step = static_cast<std::uint64_t>(std::nearbyint(frac * scale));
     return static_cast<std::uint32_t>(step & ((std::uint64_t{1} << bits) - 1));  // 2^bits wraps to 0

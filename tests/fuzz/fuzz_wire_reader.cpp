@@ -36,11 +36,11 @@ struct Canonical {
 template <class Stream>
 bool serialize(Stream& s, Canonical& m) {
     return serialize_bits(s, m.raw, 13) && serialize_bool(s, m.flag) && serialize_int(s, m.hp, -50, 200) &&
-           serialize_int(s, m.big, std::int64_t{-1} << 40, std::int64_t{1} << 50) && serialize_uint64(s, m.full) &&
-           serialize_varint(s, m.var) && serialize_varint(s, m.var32) && serialize_relative(s, 1000, m.tick) &&
-           serialize_quantized(s, m.axis, -1.0f, 1.0f, 0.01f) && serialize_angle(s, m.yaw, 12) &&
-           serialize_enum(s, m.mode, Mode::dead) && serialize_bytes(s, m.blob, 64) && serialize_align(s) &&
-           serialize_string(s, m.name, 20);
+           serialize_int(s, m.big, std::int64_t{-1} << 40, std::int64_t{1} << 50) &&
+           serialize_uint64(s, m.full) && serialize_varint(s, m.var) && serialize_varint(s, m.var32) &&
+           serialize_relative(s, 1000, m.tick) && serialize_quantized(s, m.axis, -1.0f, 1.0f, 0.01f) &&
+           serialize_angle(s, m.yaw, 12) && serialize_enum(s, m.mode, Mode::dead) &&
+           serialize_bytes(s, m.blob, 64) && serialize_align(s) && serialize_string(s, m.name, 20);
 }
 
 bool same(const Canonical& a, const Canonical& b) {

@@ -22,7 +22,10 @@ public:
     /// Errc::end_of_data past the end, Errc::invalid_argument for bad `bits`, or an earlier error.
     [[nodiscard]] bool read_bits(int bits, std::uint32_t& out) noexcept {
         if (error_ != Errc::ok) return false;
-        if (bits < 0 || bits > 32) { error_ = Errc::invalid_argument; return false; }
+        if (bits < 0 || bits > 32) {
+            error_ = Errc::invalid_argument;
+            return false;
+        }
         if (static_cast<std::size_t>(bits) > total_bits_ - bits_read_) {
             error_ = Errc::end_of_data;
             return false;

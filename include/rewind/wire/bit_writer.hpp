@@ -23,7 +23,10 @@ public:
     /// ignored). Sets Errc::out_of_space if the field does not fit, Errc::invalid_argument for bad `bits`.
     void write_bits(std::uint32_t value, int bits) noexcept {
         if (error_ != Errc::ok) return;
-        if (bits < 0 || bits > 32) { error_ = Errc::invalid_argument; return; }
+        if (bits < 0 || bits > 32) {
+            error_ = Errc::invalid_argument;
+            return;
+        }
         if (bits == 0) return;
         if (static_cast<std::size_t>(bits) > capacity_bits_ - bits_written_) {
             error_ = Errc::out_of_space;

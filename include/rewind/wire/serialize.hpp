@@ -132,7 +132,8 @@ bool serialize_byte_container(Stream& s, Container& v, std::size_t max_len) {
         }
         if (!s.serialize_bits(word, 32)) return false;
         if constexpr (Stream::is_reading) {
-            for (int k = 0; k < 4; ++k) v[i + k] = static_cast<Byte>(static_cast<std::uint8_t>(word >> (8 * k)));
+            for (int k = 0; k < 4; ++k)
+                v[i + k] = static_cast<Byte>(static_cast<std::uint8_t>(word >> (8 * k)));
         }
     }
     for (; i < n; ++i) {
@@ -166,8 +167,8 @@ bool serialize_bool(Stream& s, bool& v) {
 /// max - min, or writing a value outside [min, max], fails with Errc::value_out_of_range; min > max
 /// fails with Errc::invalid_argument.
 template <BitStream Stream, std::integral T>
-    requires(!std::same_as<T, bool>)
-bool serialize_int(Stream& s, T& v, std::type_identity_t<T> min, std::type_identity_t<T> max) {
+requires(!std::same_as<T, bool>) bool serialize_int(Stream& s, T& v, std::type_identity_t<T> min,
+                                                    std::type_identity_t<T> max) {
     if (!s.ok()) return false;
     if (max < min) return s.fail(Errc::invalid_argument), false;
     // Unsigned arithmetic modulo 2^64 gives the right offset for signed and unsigned T alike.
@@ -343,7 +344,7 @@ bool serialize_align(Stream& s) {
 
 /// An enum whose values are 0..max_value, sent like serialize_int on its underlying type.
 template <BitStream Stream, class E>
-    requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 bool serialize_enum(Stream& s, E& v, std::type_identity_t<E> max_value) {
     using U = std::underlying_type_t<E>;
     U u = Stream::is_reading ? U{0} : static_cast<U>(v);

@@ -12,7 +12,22 @@
 namespace rwd::wire {
 namespace {
 
-enum class Kind : std::uint8_t { bits, boolean, int_range, uint64, varint, varint32, relative, quantized, angle, quat, bytes, string, align, enumeration };
+enum class Kind : std::uint8_t {
+    bits,
+    boolean,
+    int_range,
+    uint64,
+    varint,
+    varint32,
+    relative,
+    quantized,
+    angle,
+    quat,
+    bytes,
+    string,
+    align,
+    enumeration
+};
 constexpr auto kLastKind = Kind::enumeration;
 
 // One field: its kind, its parameters (shared by writer and reader) and its value.
@@ -37,20 +52,34 @@ struct Field {
 template <class Stream>
 bool serialize(Stream& s, Field& f) {
     switch (f.kind) {
-        case Kind::bits: return serialize_bits(s, f.u32, f.bits);
-        case Kind::boolean: return serialize_bool(s, f.flag);
-        case Kind::int_range: return serialize_int(s, f.i64, f.lo, f.hi);
-        case Kind::uint64: return serialize_uint64(s, f.u64);
-        case Kind::varint: return serialize_varint(s, f.u64);
-        case Kind::varint32: return serialize_varint(s, f.u32);
-        case Kind::relative: return serialize_relative(s, f.reference, f.i32);
-        case Kind::quantized: return serialize_quantized(s, f.f, -10.0f, 10.0f, 0.001f);
-        case Kind::angle: return serialize_angle(s, f.f, f.bits);
-        case Kind::quat: return serialize_unit_quat(s, f.q, f.bits);
-        case Kind::bytes: return serialize_bytes(s, f.data, f.max_len);
-        case Kind::string: return serialize_string(s, f.text, f.max_len);
-        case Kind::align: return serialize_align(s);
-        case Kind::enumeration: return serialize_enum(s, f.e, kLastKind);
+        case Kind::bits:
+            return serialize_bits(s, f.u32, f.bits);
+        case Kind::boolean:
+            return serialize_bool(s, f.flag);
+        case Kind::int_range:
+            return serialize_int(s, f.i64, f.lo, f.hi);
+        case Kind::uint64:
+            return serialize_uint64(s, f.u64);
+        case Kind::varint:
+            return serialize_varint(s, f.u64);
+        case Kind::varint32:
+            return serialize_varint(s, f.u32);
+        case Kind::relative:
+            return serialize_relative(s, f.reference, f.i32);
+        case Kind::quantized:
+            return serialize_quantized(s, f.f, -10.0f, 10.0f, 0.001f);
+        case Kind::angle:
+            return serialize_angle(s, f.f, f.bits);
+        case Kind::quat:
+            return serialize_unit_quat(s, f.q, f.bits);
+        case Kind::bytes:
+            return serialize_bytes(s, f.data, f.max_len);
+        case Kind::string:
+            return serialize_string(s, f.text, f.max_len);
+        case Kind::align:
+            return serialize_align(s);
+        case Kind::enumeration:
+            return serialize_enum(s, f.e, kLastKind);
     }
     return false;
 }
@@ -76,20 +105,28 @@ Field gen_field() {
             f.u32 = *rc::gen::arbitrary<std::uint32_t>();
             if (f.bits < 32) f.u32 &= (std::uint32_t{1} << f.bits) - 1;
             break;
-        case Kind::boolean: f.flag = *rc::gen::arbitrary<bool>(); break;
+        case Kind::boolean:
+            f.flag = *rc::gen::arbitrary<bool>();
+            break;
         case Kind::int_range:
             f.lo = *rc::gen::inRange<std::int64_t>(-100000, 100000);
             f.hi = f.lo + *rc::gen::inRange<std::int64_t>(0, 1000000);
             f.i64 = *rc::gen::inRange<std::int64_t>(f.lo, f.hi + 1);
             break;
         case Kind::uint64:
-        case Kind::varint: f.u64 = *rc::gen::arbitrary<std::uint64_t>() >> *rc::gen::inRange(0, 64); break;
-        case Kind::varint32: f.u32 = *rc::gen::arbitrary<std::uint32_t>() >> *rc::gen::inRange(0, 32); break;
+        case Kind::varint:
+            f.u64 = *rc::gen::arbitrary<std::uint64_t>() >> *rc::gen::inRange(0, 64);
+            break;
+        case Kind::varint32:
+            f.u32 = *rc::gen::arbitrary<std::uint32_t>() >> *rc::gen::inRange(0, 32);
+            break;
         case Kind::relative:
             f.reference = *rc::gen::inRange(-1000000, 1000000);
             f.i32 = f.reference + (*rc::gen::inRange(-40000, 40000) >> *rc::gen::inRange(0, 16));
             break;
-        case Kind::quantized: f.f = static_cast<float>(*rc::gen::inRange(-12000, 12000)) * 0.001f; break;
+        case Kind::quantized:
+            f.f = static_cast<float>(*rc::gen::inRange(-12000, 12000)) * 0.001f;
+            break;
         case Kind::angle:
             f.bits = *rc::gen::inRange(1, 33);
             f.f = static_cast<float>(*rc::gen::inRange(-7000, 7000)) * 0.001f;
@@ -99,15 +136,19 @@ Field gen_field() {
             f.q = {0.5f, -0.5f, static_cast<float>(*rc::gen::inRange(-100, 100)) * 0.01f, 0.5f};
             break;
         case Kind::bytes:
-            f.data = *rc::gen::container<std::vector<std::uint8_t>>(*rc::gen::inRange(0, 40), rc::gen::arbitrary<std::uint8_t>());
+            f.data = *rc::gen::container<std::vector<std::uint8_t>>(*rc::gen::inRange(0, 40),
+                                                                    rc::gen::arbitrary<std::uint8_t>());
             f.max_len = f.data.size() + *rc::gen::inRange<std::size_t>(0, 300);
             break;
         case Kind::string:
             f.text = *rc::gen::arbitrary<std::string>();
             f.max_len = f.text.size() + *rc::gen::inRange<std::size_t>(0, 3);
             break;
-        case Kind::align: break;
-        case Kind::enumeration: f.e = static_cast<Kind>(*rc::gen::inRange(0, static_cast<int>(kLastKind) + 1)); break;
+        case Kind::align:
+            break;
+        case Kind::enumeration:
+            f.e = static_cast<Kind>(*rc::gen::inRange(0, static_cast<int>(kLastKind) + 1));
+            break;
     }
     return f;
 }

@@ -29,15 +29,18 @@ RC_GTEST_PROP(SerializeQuantized, ErrorWithinHalfResolution, ()) {
     RC_PRE(min < max && resolution > 0.0f);
     // Inputs inside, at and beyond the range.
     const float v = min + span * gen_float(-200, 1201, 0.001f);
-    const auto r = round_trip(v, [&](auto& s, float& x) { return serialize_quantized(s, x, min, max, resolution); });
+    const auto r =
+        round_trip(v, [&](auto& s, float& x) { return serialize_quantized(s, x, min, max, resolution); });
     RC_ASSERT(r.consistent());
     RC_ASSERT(r.out >= min);
     RC_ASSERT(r.out <= max);
     const double clamped = std::clamp(double{v}, double{min}, double{max});
-    const double bound = resolution / 2.0 * (1.0 + 1e-5) + 2.0 * kFloatEps * std::max(std::fabs(min), std::fabs(max));
+    const double bound =
+        resolution / 2.0 * (1.0 + 1e-5) + 2.0 * kFloatEps * std::max(std::fabs(min), std::fabs(max));
     RC_ASSERT(std::fabs(double{r.out} - clamped) <= bound);
     // Re-encoding a decoded value is exact: decoding is a fixed point.
-    const auto r2 = round_trip(r.out, [&](auto& s, float& x) { return serialize_quantized(s, x, min, max, resolution); });
+    const auto r2 =
+        round_trip(r.out, [&](auto& s, float& x) { return serialize_quantized(s, x, min, max, resolution); });
     RC_ASSERT(r2.out == r.out);
 }
 
@@ -57,7 +60,8 @@ TEST(SerializeQuantized, NonFiniteInputsClamp) {
 
 TEST(SerializeQuantized, RangeNotAMultipleOfResolutionClampsTheLastStep) {
     // [0, 1] at 0.3: steps 0, 0.3, 0.6, 0.9, and 1.0 (clamped 1.2).
-    const auto r = round_trip(0.97f, [](auto& s, float& x) { return serialize_quantized(s, x, 0.0f, 1.0f, 0.3f); });
+    const auto r =
+        round_trip(0.97f, [](auto& s, float& x) { return serialize_quantized(s, x, 0.0f, 1.0f, 0.3f); });
     EXPECT_TRUE(r.consistent());
     EXPECT_EQ(r.out, 1.0f);
     EXPECT_EQ(r.written_bits, 3u);
@@ -107,7 +111,8 @@ RC_GTEST_PROP(SerializeUnitQuat, RoundTripsWithinBound, ()) {
     RC_ASSERT(r.consistent());
     RC_ASSERT(r.written_bits == static_cast<std::size_t>(2 + 3 * bits));
     const Quat& d = r.out;
-    const double norm = std::sqrt(double{d.x} * d.x + double{d.y} * d.y + double{d.z} * d.z + double{d.w} * d.w);
+    const double norm =
+        std::sqrt(double{d.x} * d.x + double{d.y} * d.y + double{d.z} * d.z + double{d.w} * d.w);
     RC_ASSERT(std::fabs(norm - 1.0) < 1e-6);
     // q and -q are the same rotation: align signs before comparing components.
     const double dot = double{q.x} * d.x + double{q.y} * d.y + double{q.z} * d.z + double{q.w} * d.w;
@@ -120,7 +125,9 @@ RC_GTEST_PROP(SerializeUnitQuat, RoundTripsWithinBound, ()) {
 }
 
 TEST(SerializeUnitQuat, IdentityIsExactAndDegenerateInputEncodesIdentity) {
-    auto rt = [](Quat q) { return round_trip(q, [](auto& s, Quat& x) { return serialize_unit_quat(s, x, 9); }).out; };
+    auto rt = [](Quat q) {
+        return round_trip(q, [](auto& s, Quat& x) { return serialize_unit_quat(s, x, 9); }).out;
+    };
     EXPECT_EQ(rt(Quat{0, 0, 0, 1}), (Quat{0, 0, 0, 1}));
     EXPECT_EQ(rt(Quat{0, 0, 0, -1}), (Quat{0, 0, 0, 1}));  // sign normalized
     EXPECT_EQ(rt(Quat{0, 0, 0, 0}), (Quat{0, 0, 0, 1}));

@@ -182,8 +182,11 @@ TEST(SerializeErrors, QuantizedRejectsStepsBeyondTheRangeAndBadParameters) {
     EXPECT_FALSE(serialize_quantized(s, v, -1.0f, 1.0f, 0.01f));
     EXPECT_EQ(s.error(), Errc::value_out_of_range);
     EXPECT_EQ(v, 0.5f);
-    for (auto [lo, hi, res] : {std::array<float, 3>{1.0f, 1.0f, 0.1f}, {0.0f, 1.0f, 0.0f}, {0.0f, 1.0f, -1.0f},
-                               {0.0f, 1e30f, 1e-10f}, {0.0f, std::numeric_limits<float>::infinity(), 1.0f}}) {
+    for (auto [lo, hi, res] : {std::array<float, 3>{1.0f, 1.0f, 0.1f},
+                               {0.0f, 1.0f, 0.0f},
+                               {0.0f, 1.0f, -1.0f},
+                               {0.0f, 1e30f, 1e-10f},
+                               {0.0f, std::numeric_limits<float>::infinity(), 1.0f}}) {
         MeasureStream m;
         EXPECT_FALSE(serialize_quantized(m, v, lo, hi, res));
         EXPECT_EQ(m.error(), Errc::invalid_argument);

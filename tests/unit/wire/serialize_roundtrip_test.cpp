@@ -52,7 +52,8 @@ RC_GTEST_PROP(SerializeBits, RoundTripsEveryWidth, ()) {
 }
 
 RC_GTEST_PROP(SerializeBool, RoundTrips, (bool v)) {
-    const auto r = round_trip(v, [](auto& s, bool& x) { return serialize_bool(s, x); }, !v);
+    const auto r = round_trip(
+        v, [](auto& s, bool& x) { return serialize_bool(s, x); }, !v);
     RC_ASSERT(r.consistent());
     RC_ASSERT(r.out == v);
     RC_ASSERT(r.written_bits == 1u);
@@ -93,7 +94,8 @@ RC_GTEST_PROP(SerializeRelative, RoundTripsAndUsesTheSmallestBucket, ()) {
     const auto reference = *rc::gen::arbitrary<std::int32_t>();
     // Deltas of every magnitude class, clamped into int32.
     const int width = *rc::gen::inRange(0, 34);
-    const std::int64_t magnitude = width == 0 ? 0 : static_cast<std::int64_t>(any_width_u64() % (std::uint64_t{1} << width));
+    const std::int64_t magnitude =
+        width == 0 ? 0 : static_cast<std::int64_t>(any_width_u64() % (std::uint64_t{1} << width));
     const std::int64_t delta = *rc::gen::arbitrary<bool>() ? magnitude : -magnitude;
     std::int64_t target = std::int64_t{reference} + delta;
     target = std::clamp<std::int64_t>(target, INT32_MIN, INT32_MAX);
@@ -103,13 +105,17 @@ RC_GTEST_PROP(SerializeRelative, RoundTripsAndUsesTheSmallestBucket, ()) {
     RC_ASSERT(r.consistent());
     RC_ASSERT(r.out == v);
     const std::int64_t d = std::int64_t{v} - reference;
-    const std::size_t expected = d >= -8 && d <= 7 ? 5 : d >= -128 && d <= 127 ? 10 : d >= -32768 && d <= 32767 ? 19 : 35;
+    const std::size_t expected = d >= -8 && d <= 7           ? 5
+                                 : d >= -128 && d <= 127     ? 10
+                                 : d >= -32768 && d <= 32767 ? 19
+                                                             : 35;
     RC_ASSERT(r.written_bits == expected);
 }
 
 RC_GTEST_PROP(SerializeBytes, RoundTripsWithinMaxLen, (std::vector<std::uint8_t> v)) {
     const std::size_t max_len = v.size() + *rc::gen::inRange<std::size_t>(0, 1000);
-    const auto r = round_trip(v, [&](auto& s, std::vector<std::uint8_t>& x) { return serialize_bytes(s, x, max_len); });
+    const auto r =
+        round_trip(v, [&](auto& s, std::vector<std::uint8_t>& x) { return serialize_bytes(s, x, max_len); });
     RC_ASSERT(r.consistent());
     RC_ASSERT(r.out == v);
     RC_ASSERT(r.written_bits == static_cast<std::size_t>(bits_required(max_len)) + 8 * v.size());

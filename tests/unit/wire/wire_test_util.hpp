@@ -23,7 +23,8 @@ struct RoundTrip {
     T out{};
     /// Everything succeeded and all three streams agree on the size.
     [[nodiscard]] bool consistent() const {
-        return measure_ok && write_ok && read_ok && measured_bits == written_bits && read_bits == written_bits;
+        return measure_ok && write_ok && read_ok && measured_bits == written_bits &&
+               read_bits == written_bits;
     }
 };
 
