@@ -11,6 +11,13 @@
 #include <rewind/core/sequence.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/client_server/client.hpp>
+#include <rewind/session/client_server/config.hpp>
+#include <rewind/session/client_server/game_events.hpp>
+#include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/messages.hpp>
+#include <rewind/session/client_server/server.hpp>
+#include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/game_traits.hpp>

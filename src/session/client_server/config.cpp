@@ -1,5 +1,6 @@
 /// validate() of the client-server session configs.
 #include <rewind/session/client_server/config.hpp>
+#include <rewind/sync/hitbox_history.hpp>
 
 namespace rwd::client_server {
 
@@ -20,6 +21,9 @@ Status ServerConfig::validate() const {
         return Error{Errc::invalid_config, "input_buffer_cap must be 1..32"};
     if (max_tick_catchup < 1 || max_tick_catchup > 1000)
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
+    // The rewind cap must fit the server's hitbox history (64 ticks).
+    const sync::HitboxHistoryConfig history{tick_rate_hz, Micros{std::int64_t{max_rewind_ms} * 1000}};
+    if (!history.validate(64).ok()) return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history"};
     return {};
 }
 

@@ -1,0 +1,168 @@
+/// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's snapshot,
+/// and a client tick whose reconciliation replays 30 ticks.
+#include <arena/arena_game.hpp>
+
+#include <rewind/session/client_server/client.hpp>
+#include <rewind/session/client_server/server.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <deque>
+#include <vector>
+
+namespace {
+
+namespace cs = rwd::client_server;
+namespace tr = rwd::transport;
+using arena::ArenaGame;
+using rwd::Micros;
+using rwd::Tick;
+
+/// A Transport that delivers what the benchmark queues and records what the session sends (no network).
+class FakeTransport final : public tr::Transport {
+public:
+    std::deque<tr::TransportEvent> inbox;
+    std::vector<std::vector<std::uint8_t>> sent;
+    std::size_t bytes = 0;
+
+    rwd::Result<tr::PeerId> connect(const tr::Address&) override {
+        inbox.push_back(tr::TransportEvent{tr::TransportEvent::Type::connected, 1, {}, {}, {}});
+        return tr::PeerId{1};
+    }
+    void disconnect(tr::PeerId, tr::DisconnectReason) override {}
+    rwd::Status send(tr::PeerId, tr::Delivery, std::span<const std::uint8_t> data) override {
+        bytes += data.size();
+        if (keep) sent.emplace_back(data.begin(), data.end());
+        return {};
+    }
+    void update(Micros) override {}
+    bool poll(tr::TransportEvent& out) override {
+        if (inbox.empty()) return false;
+        out = std::move(inbox.front());
+        inbox.pop_front();
+        return true;
+    }
+    tr::PeerStats stats(tr::PeerId) const override { return {}; }
+    std::size_t max_message_size() const override { return 1 << 20; }  // measure the session, not the MTU
+    std::size_t header_bytes() const override { return 0; }
+
+    template <class Msg>
+    void deliver(tr::PeerId peer, Msg msg, tr::Delivery d = tr::Delivery::unreliable) {
+        tr::TransportEvent ev{tr::TransportEvent::Type::message, peer, d, {}, {}};
+        (void)cs::encode_message(msg, ev.data);
+        inbox.push_back(std::move(ev));
+    }
+    bool keep = false;
+};
+
+constexpr Micros kTick{16'667};
+
+/// One server tick with 64 seated clients, each sending its input, and (snapshot rate 60) 64 snapshots built.
+void BM_ServerTick64Clients(benchmark::State& st) {
+    FakeTransport t;
+    cs::ServerConfig sc;
+    sc.snapshot_rate_hz = static_cast<int>(st.range(0));
+    cs::Server<ArenaGame> server(t, sc, arena::new_match(1));
+    Micros now{1'000'000};
+    for (tr::PeerId p = 1; p <= 64; ++p) {
+        t.inbox.push_back(tr::TransportEvent{tr::TransportEvent::Type::connected, p, {}, {}, {}});
+        t.deliver(p, cs::ConnectRequest{}, tr::Delivery::reliable_ordered);
+    }
+    server.update(now);
+    cs::InputPacket<ArenaGame::Input> pkt;
+    pkt.count = 4;
+    for (auto& in : pkt.inputs) in.move_x = 60, in.buttons = arena::kFire;
+    std::uint64_t snapshots = 0, snapshot_bytes = 0;
+    for (auto _ : st) {
+        const Tick next = server.tick();
+        for (tr::PeerId p = 1; p <= 64; ++p) {
+            pkt.newest_tick = next + 2;
+            pkt.inputs[0].aim = static_cast<std::uint16_t>(next.value * 97u + p * 1024u);
+            t.deliver(p, pkt);
+        }
+        now += kTick;
+        const auto before = server.stats().snapshots_sent;
+        server.update(now);
+        snapshots += server.stats().snapshots_sent - before;
+    }
+    for (int s = 0; s < 64; ++s) snapshot_bytes += server.client_stats(s).snapshot_bytes_total;
+    st.counters["seated"] = server.seated_count();
+    st.counters["snapshots/tick"] = benchmark::Counter(static_cast<double>(snapshots) / static_cast<double>(st.iterations()));
+    st.counters["snapshot_B"] = static_cast<double>(snapshot_bytes) /
+                                static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
+}
+BENCHMARK(BM_ServerTick64Clients)->Arg(30)->Arg(60)->Unit(benchmark::kMicrosecond);
+
+/// A client at 60 Hz whose every snapshot acknowledges the tick 30 ticks back: one client tick (predict + send)
+/// plus one snapshot decode and a reconciliation replaying 30 ticks of a 64-player arena.
+void BM_ClientReconcile30Ticks(benchmark::State& st) {
+    FakeTransport t;
+    t.keep = true;
+    cs::ClientConfig cc;
+    cs::Client<ArenaGame> client(t, cc);
+    Micros now{1'000'000};
+    (void)client.connect({"server", 1}, now);
+    t.deliver(1, cs::ConnectAccept{0, Tick{1000}, 60, 30}, tr::Delivery::reliable_ordered);
+
+    arena::State world = arena::new_match(2);
+    for (int s = 0; s < 64; ++s) ArenaGame::add_player(world, s);
+    cs::SnapshotPacket<ArenaGame::EntityRecord> snap;
+    ArenaGame::capture(world, snap.entities);
+    Tick server_tick{1000};
+    auto feed = [&] {
+        // Echo the newest ping (a round trip of one frame).
+        for (const auto& bytes : t.sent) {
+            cs::InputPacket<ArenaGame::Input> in;
+            if (cs::decode_message(bytes, in).ok()) snap.pong_time = in.ping_time;
+        }
+        t.sent.clear();
+        snap.server_tick = server_tick;
+        snap.has_input = client.phase() == cs::ClientPhase::playing;
+        snap.last_input_tick = client.tick() - 31;
+        snap.pong_hold_us = 0;
+        t.deliver(1, snap);
+        ++server_tick;
+    };
+    for (int i = 0; i < 300 && client.phase() != cs::ClientPhase::playing; ++i) {
+        feed();
+        now += kTick;
+        client.update(now);
+    }
+    for (int i = 0; i < 40; ++i) {
+        now += kTick;
+        client.update(now);
+    }
+    arena::Input in;
+    in.move_x = 100;
+    client.set_input(in);
+    const auto replayed_before = client.stats().replayed_ticks;
+    const auto rec_before = client.stats().reconciliations;
+    for (auto _ : st) {
+        feed();
+        now += kTick;
+        client.update(now);
+    }
+    const auto recs = client.stats().reconciliations - rec_before;
+    st.counters["replayed/snapshot"] =
+        static_cast<double>(client.stats().replayed_ticks - replayed_before) / static_cast<double>(std::max<std::uint64_t>(1, recs));
+    st.counters["playing"] = client.phase() == cs::ClientPhase::playing ? 1 : 0;
+}
+BENCHMARK(BM_ClientReconcile30Ticks)->Unit(benchmark::kMicrosecond);
+
+/// The replay alone: 30 arena steps of a 64-player world (the floor under the reconciliation above).
+void BM_Arena30Steps(benchmark::State& st) {
+    arena::State world = arena::new_match(3);
+    for (int s = 0; s < 64; ++s) ArenaGame::add_player(world, s);
+    std::array<ArenaGame::Input, ArenaGame::kMaxPlayers> inputs{};
+    inputs[0].move_x = 100;
+    for (auto _ : st) {
+        arena::State s = world;
+        for (int i = 0; i < 30; ++i) ArenaGame::step(s, inputs, nullptr);
+        benchmark::DoNotOptimize(s);
+    }
+}
+BENCHMARK(BM_Arena30Steps)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

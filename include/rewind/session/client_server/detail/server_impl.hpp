@@ -1,0 +1,423 @@
+/// Server<G> member definitions (included by server.hpp; not a public header of its own).
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+
+namespace rwd::client_server {
+
+template <ReplicatedGame G>
+Server<G>::Server(transport::Transport& transport, const ServerConfig& config, const State& initial)
+    : transport_(transport),
+      config_(config),
+      max_clients_(config.max_clients > 0 ? std::min(config.max_clients, G::kMaxPlayers) : G::kMaxPlayers),
+      step_(FixedStepConfig{config.tick_rate_hz, config.max_tick_catchup}),
+      state_(initial),
+      history_(sync::HitboxHistoryConfig{config.tick_rate_hz, Micros{std::int64_t{config.max_rewind_ms} * 1000}}) {
+    assert(config.validate().ok());
+    seats_.resize(static_cast<std::size_t>(max_clients_));
+}
+
+template <ReplicatedGame G>
+sync::InputJitterBufferConfig Server<G>::jitter_config() const {
+    sync::InputJitterBufferConfig c;
+    c.tick_rate_hz = config_.tick_rate_hz;
+    c.buffer_ticks = config_.input_buffer_target;
+    c.max_queue = config_.input_buffer_cap;
+    c.max_inputs_per_packet = kInputsPerPacket;
+    c.packets_per_second = 2.0 * config_.tick_rate_hz;
+    return c;
+}
+
+template <ReplicatedGame G>
+int Server<G>::seated_count() const {
+    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return s.phase == Phase::seated; }));
+}
+
+template <ReplicatedGame G>
+int Server<G>::slot_of(transport::PeerId peer) const {
+    for (int i = 0; i < max_clients_; ++i)
+        if (seat(i).phase != Phase::empty && seat(i).peer == peer) return i;
+    return -1;
+}
+
+template <ReplicatedGame G>
+template <class Msg>
+bool Server<G>::send(transport::PeerId peer, transport::Delivery delivery, Msg& msg, std::uint64_t* bytes) {
+    if (!encode_message(msg, buffer_).ok() || !transport_.send(peer, delivery, buffer_).ok()) {
+        ++stats_.send_failures;
+        return false;
+    }
+    if (bytes) *bytes += buffer_.size();
+    return true;
+}
+
+template <ReplicatedGame G>
+void Server<G>::update(Micros now) {
+    if (!started_) {
+        started_ = true;
+        last_now_ = now;
+    }
+    transport_.update(now);
+    transport::TransportEvent ev;
+    while (transport_.poll(ev)) on_transport_event(ev, now);
+    check_timeouts(now);
+
+    const std::uint64_t dropped_before = step_.dropped_ticks();
+    const int ticks = step_.advance(now - last_now_);
+    last_now_ = now;
+    stats_.ticks_dropped += step_.dropped_ticks() - dropped_before;
+    for (int i = 0; i < ticks; ++i) run_tick(now);
+
+    for (int i = 0; i < max_clients_; ++i) {
+        Seat& s = seat(i);
+        if (s.phase != Phase::seated) continue;
+        const auto ps = transport_.stats(s.peer);
+        s.stats.kbps_sent = ps.kbps_sent;
+        s.stats.kbps_received = ps.kbps_received;
+    }
+    stats_.tick = tick_;
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_transport_event(transport::TransportEvent& ev, Micros now) {
+    using Type = transport::TransportEvent::Type;
+    if (ev.type == Type::connected) {
+        pending_.push_back(Pending{ev.peer, now, 0, false, {}});
+        return;
+    }
+    if (ev.type == Type::disconnected) {
+        std::erase_if(pending_, [&](const Pending& p) { return p.peer == ev.peer; });
+        const int slot = slot_of(ev.peer);
+        if (slot >= 0) {
+            if (seat(slot).phase == Phase::seated) logf(config_.logger, LogLevel::info, "slot %d left", slot);
+            unseat(slot);
+        }
+        return;
+    }
+    on_message(ev.peer, ev.data, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now) {
+    const int slot = slot_of(peer);
+    if (slot >= 0) {
+        if (seat(slot).phase == Phase::seated) on_seat_message(slot, data, now);
+        return;  // a closing seat is past listening to
+    }
+    for (Pending& p : pending_)
+        if (p.peer == peer && !p.closing) return on_hello(p, data, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now) {
+    ConnectRequest req;
+    if (!decode_message(data, req).ok()) {
+        ++stats_.malformed;
+        if (config_.max_malformed && ++p.malformed >= config_.max_malformed) {
+            p.closing = true;
+            p.close_at = now + config_.kick_linger;
+            Disconnect d{DisconnectCode::garbage};
+            send(p.peer, transport::Delivery::reliable_ordered, d);
+            ++stats_.kicked_garbage;
+        }
+        return;
+    }
+    DisconnectCode refuse = DisconnectCode::none;
+    int slot = -1;
+    if (req.protocol_id != kProtocolId || req.version != kProtocolVersion || req.game_id != config_.game_id) {
+        refuse = DisconnectCode::bad_protocol;
+    } else {
+        for (int i = 0; i < max_clients_ && slot < 0; ++i)
+            if (seat(i).phase == Phase::empty) slot = i;
+        if (slot < 0) refuse = DisconnectCode::server_full;
+    }
+    if (refuse != DisconnectCode::none) {
+        ++stats_.refused;
+        Disconnect d{refuse};
+        send(p.peer, transport::Delivery::reliable_ordered, d);
+        p.closing = true;
+        p.close_at = now + config_.kick_linger;
+        logf(config_.logger, LogLevel::info, "refused peer %u: %s", p.peer, disconnect_code_name(refuse).data());
+        return;
+    }
+    const transport::PeerId peer = p.peer;
+    std::erase_if(pending_, [&](const Pending& q) { return q.peer == peer; });
+    seat_client(peer, slot, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::seat_client(transport::PeerId peer, int slot, Micros now) {
+    Seat& s = seat(slot);
+    s = Seat{};
+    s.phase = Phase::seated;
+    s.peer = peer;
+    s.last_heard = now;
+    s.inputs = sync::InputJitterBuffer<Input>(jitter_config(), tick_);
+    s.stats.connected = true;
+    s.stats.peer = peer;
+    G::add_player(state_, slot);
+    ++stats_.connects;
+    ConnectAccept acc{static_cast<std::uint8_t>(slot), tick_, static_cast<std::uint16_t>(config_.tick_rate_hz),
+                      static_cast<std::uint8_t>(config_.snapshot_rate_hz)};
+    send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+    // The newcomer learns who is already here, then everyone learns of the newcomer.
+    for (int i = 0; i < max_clients_; ++i)
+        if (i != slot && seat(i).phase == Phase::seated)
+            send_event(slot, Event{0, EventKind::spawn, tick_, static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i),
+                                   static_cast<std::int32_t>(G::player_entity(i)), {}});
+    broadcast(EventKind::spawn, slot, slot, static_cast<std::int32_t>(G::player_entity(slot)));
+    logf(config_.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
+}
+
+template <ReplicatedGame G>
+void Server<G>::unseat(int slot) {
+    Seat& s = seat(slot);
+    const bool was_seated = s.phase == Phase::seated;
+    if (s.phase == Phase::empty) return;
+    if (was_seated) {
+        G::remove_player(state_, slot);  // no ghosts: nothing of the player stays in the world
+        ++stats_.disconnects;
+    }
+    s.phase = Phase::empty;
+    s.peer = transport::kInvalidPeer;
+    s.stats.connected = false;
+    if (was_seated) broadcast(EventKind::leave, slot, slot, static_cast<std::int32_t>(G::player_entity(slot)));
+}
+
+template <ReplicatedGame G>
+void Server<G>::kick(int slot, DisconnectCode code, Micros now) {
+    if (!seated(slot)) return;
+    Seat& s = seat(slot);
+    Disconnect d{code};
+    send(s.peer, transport::Delivery::reliable_ordered, d, &s.stats.bytes_sent);
+    logf(config_.logger, LogLevel::warn, "kicking slot %d: %s", slot, disconnect_code_name(code).data());
+    const transport::PeerId peer = s.peer;
+    unseat(slot);
+    s.phase = Phase::closing;  // keep the peer id until the linger ends so late messages are ignored
+    s.peer = peer;
+    s.close_at = now + config_.kick_linger;
+    if (code == DisconnectCode::garbage) ++stats_.kicked_garbage;
+    if (code == DisconnectCode::cheating) ++stats_.kicked_cheating;
+    if (code == DisconnectCode::timed_out) ++stats_.timeouts;
+}
+
+template <ReplicatedGame G>
+void Server<G>::check_timeouts(Micros now) {
+    for (int i = 0; i < max_clients_; ++i) {
+        Seat& s = seat(i);
+        if (s.phase == Phase::seated && now - s.last_heard > config_.client_timeout) kick(i, DisconnectCode::timed_out, now);
+        if (s.phase == Phase::closing && now >= s.close_at) {
+            transport_.disconnect(s.peer, transport::DisconnectReason::kicked);
+            s.phase = Phase::empty;
+            s.peer = transport::kInvalidPeer;
+        }
+    }
+    for (Pending& p : pending_) {
+        if (!p.closing && now - p.since > config_.hello_timeout) {
+            p.closing = true;
+            p.close_at = now;
+            ++stats_.timeouts;
+        }
+        if (p.closing && now >= p.close_at) transport_.disconnect(p.peer, transport::DisconnectReason::kicked);
+    }
+    std::erase_if(pending_, [&](const Pending& p) { return p.closing && now >= p.close_at; });
+}
+
+template <ReplicatedGame G>
+void Server<G>::count_malformed(int slot, Micros now) {
+    ++stats_.malformed;
+    Seat& s = seat(slot);
+    ++s.stats.malformed;
+    s.stats.flagged = true;
+    if (config_.max_malformed && s.stats.malformed >= config_.max_malformed) kick(slot, DisconnectCode::garbage, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now) {
+    Seat& s = seat(slot);
+    s.stats.bytes_received += data.size();
+    const auto type = peek_message_type(data);
+    if (!type.ok()) return count_malformed(slot, now);
+    switch (type.value()) {
+        case MessageType::input: {
+            Packet pkt;
+            if (!decode_message(data, pkt).ok()) return count_malformed(slot, now);
+            on_input(slot, pkt, now);
+            return;
+        }
+        case MessageType::chat: {
+            ChatRequest chat;
+            if (!decode_message(data, chat).ok()) return count_malformed(slot, now);
+            s.last_heard = now;
+            broadcast(EventKind::chat, slot, slot, 0, chat.text);
+            return;
+        }
+        case MessageType::disconnect: {
+            Disconnect d;
+            if (!decode_message(data, d).ok()) return count_malformed(slot, now);
+            logf(config_.logger, LogLevel::info, "slot %d said goodbye", slot);
+            const transport::PeerId peer = s.peer;
+            unseat(slot);
+            transport_.disconnect(peer, transport::DisconnectReason::local);
+            return;
+        }
+        default:
+            ++stats_.unexpected;
+            return;
+    }
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_input(int slot, const Packet& pkt, Micros now) {
+    Seat& s = seat(slot);
+    s.last_heard = now;
+    if (!s.has_ping || pkt.ping_time != s.ping_time) {
+        s.has_ping = true;
+        s.ping_time = pkt.ping_time;
+        s.ping_at = now;
+    }
+    if (pkt.has_ack && (!s.has_ack || pkt.ack_snapshot_tick > s.acked_snapshot)) {
+        s.has_ack = true;
+        s.acked_snapshot = pkt.ack_snapshot_tick;
+    }
+    const auto verdict = s.inputs.push(pkt.newest_tick, std::span<const Input>(pkt.inputs.data(), pkt.count), now);
+    if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
+        s.stats.flagged = true;
+    const auto& b = s.inputs.stats();
+    s.stats.inputs_duplicate = b.redundant_inputs;
+    s.stats.inputs_late = b.late_inputs;
+    s.stats.inputs_overflow = b.overflow_dropped;
+    s.stats.inputs_rate_limited = b.rate_limited + b.future_rejected;
+    if (s.inputs.flood_flagged()) s.stats.flagged = true;
+}
+
+template <ReplicatedGame G>
+void Server<G>::run_tick(Micros now) {
+    const Micros t0 = config_.clock.fn ? config_.clock.fn(config_.clock.user) : Micros{};
+    bool any_rewound = false;
+    for (int i = 0; i < G::kMaxPlayers; ++i) {
+        inputs_[static_cast<std::size_t>(i)] = Input{};
+        rewound_.active[static_cast<std::size_t>(i)] = false;
+    }
+    for (int i = 0; i < max_clients_; ++i) {
+        Seat& s = seat(i);
+        if (s.phase != Phase::seated) continue;
+        const Input raw = s.inputs.pop(tick_);
+        const bool repeated = s.inputs.last_pop_repeated();
+        if (!repeated) {
+            ++s.stats.inputs_applied;
+            s.has_applied = true;  // from the first real input on, a missing one counts as repeated
+        } else if (s.has_applied) {
+            ++s.stats.inputs_repeated;
+        }
+        s.last_applied_tick = tick_;
+        std::uint32_t violations = 0;
+        const Input in = G::sanitize(raw, violations);
+        if (violations) {
+            s.stats.violations += violations;
+            s.stats.flagged = true;
+        }
+        inputs_[static_cast<std::size_t>(i)] = in;
+        if (G::fires(in) && !repeated) {
+            ++s.stats.shots;
+            // The view time comes from the client: clamp() keeps it inside the rewind cap and the history.
+            const std::uint64_t capped = history_.stats().clamped_rewind + history_.stats().clamped_history;
+            const ViewTime view = history_.clamp(G::view_time(in, tick_), tick_);
+            if (history_.stats().clamped_rewind + history_.stats().clamped_history != capped)
+                ++s.stats.shots_rewind_clamped;
+            any_rewound = history_.fill(rewound_, i, view) || any_rewound;
+        }
+        s.stats.input_buffer_depth = static_cast<double>(s.inputs.depth());
+        s.stats.arrival_offset_ticks = s.inputs.arrival_offset_ticks();
+    }
+    State before{};
+    if constexpr (EmitsEvents<G>) before = state_;
+    G::step(state_, std::span<const Input>(inputs_), any_rewound ? &rewound_ : nullptr);
+    history_.record(tick_, state_);
+    if constexpr (EmitsEvents<G>) {
+        game_events_.clear();
+        G::collect_events(before, state_, game_events_);
+        for (const GameEvent& e : game_events_) broadcast(e.kind, e.subject, e.other, e.value);
+    }
+    ++tick_;
+    ++stats_.ticks;
+    for (int i = 0; i < max_clients_; ++i)
+        if (config_.max_violations && seated(i) && seat(i).stats.violations >= config_.max_violations)
+            kick(i, DisconnectCode::cheating, now);
+
+    snapshot_accumulator_ += config_.snapshot_rate_hz;
+    if (snapshot_accumulator_ >= config_.tick_rate_hz) {
+        snapshot_accumulator_ -= config_.tick_rate_hz;
+        send_snapshots(now);
+    }
+    if (config_.clock.fn) {
+        const Micros dt = config_.clock.fn(config_.clock.user) - t0;
+        stats_.last_tick_time = dt;
+        stats_.max_tick_time = std::max(stats_.max_tick_time, dt);
+        stats_.total_tick_time += dt;
+    }
+}
+
+template <ReplicatedGame G>
+void Server<G>::send_snapshots(Micros now) {
+    G::capture(state_, snapshot_.entities);  // once per tick, shared by every client's snapshot
+    snapshot_.server_tick = tick_ - 1;       // the state after the tick just simulated
+    const std::size_t max_size = transport_.max_message_size();
+    const double tick_us = 1e6 / config_.tick_rate_hz;
+    for (int i = 0; i < max_clients_; ++i) {
+        Seat& s = seat(i);
+        if (s.phase != Phase::seated) continue;
+        snapshot_.sequence = s.snapshot_sequence++;
+        snapshot_.has_input = s.has_applied;
+        snapshot_.last_input_tick = s.last_applied_tick;
+        const double offset_us = std::clamp(s.inputs.arrival_offset_ticks() * tick_us, -double(kMaxArrivalOffsetUs),
+                                            double(kMaxArrivalOffsetUs));
+        snapshot_.arrival_offset_us = static_cast<std::int32_t>(offset_us);
+        snapshot_.input_buffer_depth = static_cast<std::uint8_t>(std::clamp(s.inputs.depth(), 0, 255));
+        snapshot_.pong_time = s.ping_time;
+        const std::int64_t hold = s.has_ping ? (now - s.ping_at).count : 0;
+        snapshot_.pong_hold_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(hold, 0, 0xFFFFFFFF));
+        if (!encode_message(snapshot_, buffer_).ok()) {
+            ++stats_.send_failures;
+            continue;
+        }
+        if (buffer_.size() > max_size) {
+            // Too big for one datagram: send the biggest prefix of the entity list that fits (issue 5's
+            // priorities will choose better). Rare, so the copy is fine.
+            ++stats_.snapshot_overflow;
+            Snapshot cut = snapshot_;
+            while (!cut.entities.empty() && buffer_.size() > max_size) {
+                cut.entities.resize(cut.entities.size() * 3 / 4);
+                if (!encode_message(cut, buffer_).ok()) break;
+            }
+        }
+        if (!transport_.send(s.peer, transport::Delivery::unreliable, buffer_).ok()) {
+            ++stats_.send_failures;
+            continue;
+        }
+        s.stats.bytes_sent += buffer_.size();
+        ++s.stats.snapshots_sent;
+        s.stats.last_snapshot_bytes = buffer_.size();
+        s.stats.max_snapshot_bytes = std::max(s.stats.max_snapshot_bytes, buffer_.size());
+        s.stats.snapshot_bytes_total += buffer_.size();
+        ++stats_.snapshots_sent;
+    }
+}
+
+template <ReplicatedGame G>
+void Server<G>::send_event(int slot, Event ev) {
+    Seat& s = seat(slot);
+    ev.sequence = s.event_sequence++;
+    if (send(s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent)) ++s.stats.events_sent;
+}
+
+template <ReplicatedGame G>
+void Server<G>::broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text) {
+    ++stats_.events;
+    Event ev{0, kind, tick_, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other), value, text};
+    for (int i = 0; i < max_clients_; ++i)
+        if (seat(i).phase == Phase::seated) send_event(i, ev);
+}
+
+}  // namespace rwd::client_server
