@@ -35,6 +35,7 @@
 #include <rewind/sync/prediction_history.hpp>
 #include <rewind/sync/view_time.hpp>
 #include <rewind/sync/visual_smoother.hpp>
+#include <rewind/transport/conditioned_transport.hpp>
 #include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/link_conditioner.hpp>
 #include <rewind/transport/link_config.hpp>
