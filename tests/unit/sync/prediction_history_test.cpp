@@ -88,6 +88,8 @@ TEST(PredictionHistory, MispredictionRewindsAndReplaysExactly) {
     EXPECT_EQ(r.correction.fields, 1u);
     EXPECT_EQ(r.correction.position_error_q, 5);
     EXPECT_EQ(r.correction.predicted.x + 5, r.correction.authoritative.x);
+    EXPECT_EQ(r.correction.predicted.y, r.correction.authoritative.y);
+    EXPECT_FALSE(r.correction.predicted == r.correction.authoritative);
     EXPECT_EQ(r.correction.replayed_ticks, 30);
     EXPECT_EQ(steps_run, 30);
     // Every stored prediction after the ack is the straight replay from the server state.
