@@ -40,7 +40,8 @@ void toy_step(World& w, const Move& m, Tick) {
 
 EntityDiff<Player> toy_compare(const World& a, const World& b) {
     EntityDiff<Player> d{Player{a.players[0][0], a.players[0][1]}, Player{b.players[0][0], b.players[0][1]}};
-    d.fields = (a.players[0][0] != b.players[0][0] ? 1u : 0u) | (a.players[0][1] != b.players[0][1] ? 2u : 0u);
+    d.fields =
+        (a.players[0][0] != b.players[0][0] ? 1u : 0u) | (a.players[0][1] != b.players[0][1] ? 2u : 0u);
     return d;
 }
 
@@ -58,8 +59,9 @@ void BM_ReconcileReplay30(benchmark::State& state) {
     std::uint32_t ack = 170;
     for (auto _ : state) {
         server.players[0][0] += 1;  // always mispredicted
-        // Keep the ring moving so every iteration acknowledges a fresh tick 30 behind the newest (one extra step
-        // and copy per iteration, included in the time: pausing the timer would cost more than it measures).
+        // Keep the ring moving so every iteration acknowledges a fresh tick 30 behind the newest (one extra
+        // step and copy per iteration, included in the time: pausing the timer would cost more than it
+        // measures).
         World w = h.latest_state();
         const std::uint32_t t = h.newest_tick().value + 1;
         toy_step(w, Move{}, Tick{t});
@@ -69,7 +71,8 @@ void BM_ReconcileReplay30(benchmark::State& state) {
         benchmark::DoNotOptimize(r);
     }
     state.counters["replayed_per_reconcile"] =
-        static_cast<double>(h.stats().replayed_ticks) / static_cast<double>(std::max<std::uint64_t>(1, h.stats().corrections));
+        static_cast<double>(h.stats().replayed_ticks) /
+        static_cast<double>(std::max<std::uint64_t>(1, h.stats().corrections));
 }
 BENCHMARK(BM_ReconcileReplay30);
 
@@ -96,7 +99,8 @@ void BM_InterpolationSample(benchmark::State& state) {
         std::int32_t x = 0, y = 0;
     };
     InterpolationBuffer<Snap> buf;
-    for (std::uint32_t k = 0; k < 64; k += 2) buf.push(Tick{k}, Snap{static_cast<std::int32_t>(k), 0}, Micros{k * 16667});
+    for (std::uint32_t k = 0; k < 64; k += 2)
+        buf.push(Tick{k}, Snap{static_cast<std::int32_t>(k), 0}, Micros{k * 16667});
     std::int64_t us = 64 * 16667;
     for (auto _ : state) {
         us += 1000;

@@ -9,7 +9,8 @@
 namespace rwd::sync {
 
 Status ClockSyncConfig::validate() const {
-    if (tick_rate_hz < 1 || tick_rate_hz > 1000) return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
+    if (tick_rate_hz < 1 || tick_rate_hz > 1000)
+        return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
     if (rtt_window < 1 || rtt_window > ClockSync::kMaxRttWindow)
         return Error{Errc::invalid_config, "rtt_window not in 1..32"};
     if (max_rtt.count <= 0) return Error{Errc::invalid_config, "max_rtt must be positive"};
@@ -19,8 +20,10 @@ Status ClockSyncConfig::validate() const {
         return Error{Errc::invalid_config, "server_estimate_gain not in (0, 1]"};
     if (!(server_estimate_reset_ticks > 0.0))
         return Error{Errc::invalid_config, "server_estimate_reset_ticks must be positive"};
-    if (!(gain_per_tick > 0.0 && gain_per_tick <= 1.0)) return Error{Errc::invalid_config, "gain_per_tick not in (0, 1]"};
-    if (!(max_adjust >= 0.0 && max_adjust <= 0.05)) return Error{Errc::invalid_config, "max_adjust not in 0..0.05"};
+    if (!(gain_per_tick > 0.0 && gain_per_tick <= 1.0))
+        return Error{Errc::invalid_config, "gain_per_tick not in (0, 1]"};
+    if (!(max_adjust >= 0.0 && max_adjust <= 0.05))
+        return Error{Errc::invalid_config, "max_adjust not in 0..0.05"};
     if (!(hard_resync_ticks > 1.0)) return Error{Errc::invalid_config, "hard_resync_ticks must exceed 1"};
     if (!(target_input_offset_ticks >= 0.0 && target_input_offset_ticks <= 16.0))
         return Error{Errc::invalid_config, "target_input_offset_ticks not in 0..16"};
@@ -82,7 +85,8 @@ double ClockSync::lead_ticks() const {
 FracTick ClockSync::target_tick(Micros now) const { return estimated_server_tick(now).plus(lead_ticks()); }
 
 void ClockSync::on_server_tick(Tick server_tick, Micros now) {
-    // A reordered or duplicated message carries an older stamp and a longer delay: it would bias the estimate low.
+    // A reordered or duplicated message carries an older stamp and a longer delay: it would bias the estimate
+    // low.
     if (has_estimate_ && server_tick <= newest_stamp_) {
         ++stats_.stale_server_ticks;
         return;
@@ -122,7 +126,8 @@ void ClockSync::on_input_offset(double early_ticks) {
     ++stats_.input_offset_reports;
     const double cap = config_.max_input_offset_correction_ticks;
     offset_correction_ = std::clamp(
-        offset_correction_ + config_.input_offset_gain * (config_.target_input_offset_ticks - early_ticks), -cap, cap);
+        offset_correction_ + config_.input_offset_gain * (config_.target_input_offset_ticks - early_ticks),
+        -cap, cap);
 }
 
 ClockAdjust ClockSync::update(Micros now, FracTick client_now) {
@@ -142,7 +147,8 @@ ClockAdjust ClockSync::update(Micros now, FracTick client_now) {
         out.resync_to = target;
         settled_ = true;
     } else {
-        out.time_scale = 1.0 + std::clamp(config_.gain_per_tick * error, -config_.max_adjust, config_.max_adjust);
+        out.time_scale =
+            1.0 + std::clamp(config_.gain_per_tick * error, -config_.max_adjust, config_.max_adjust);
         settled_ = std::abs(error) < config_.settled_ticks;
     }
     last_scale_ = out.time_scale;

@@ -4,7 +4,8 @@
 namespace rwd::sync {
 
 Status HitboxHistoryConfig::validate(int capacity_ticks) const {
-    if (tick_rate_hz < 1 || tick_rate_hz > 1000) return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
+    if (tick_rate_hz < 1 || tick_rate_hz > 1000)
+        return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
     if (max_rewind.count < 0 || max_rewind.count > 10'000'000)
         return Error{Errc::invalid_config, "max_rewind not in 0..10 s"};
     // The history must reach one tick past the cap so the interpolation pair at the cap exists.

@@ -4,7 +4,8 @@
 namespace rwd::sync {
 
 Status InterpolationBufferConfig::validate() const {
-    if (tick_rate_hz < 1 || tick_rate_hz > 1000) return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
+    if (tick_rate_hz < 1 || tick_rate_hz > 1000)
+        return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
     if (!(snapshot_interval_ticks >= 1.0 && snapshot_interval_ticks <= 60.0))
         return Error{Errc::invalid_config, "snapshot_interval_ticks not in 1..60"};
     if (!(interval_multiplier >= 1.0 && interval_multiplier <= 10.0))

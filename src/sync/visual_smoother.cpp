@@ -14,9 +14,13 @@ Status VisualSmootherConfig::validate() const {
     return {};
 }
 
-VisualSmoother::VisualSmoother(VisualSmootherConfig config) : config_(config) { assert(config_.validate().ok()); }
+VisualSmoother::VisualSmoother(VisualSmootherConfig config) : config_(config) {
+    assert(config_.validate().ok());
+}
 
-double VisualSmoother::magnitude() const { return std::sqrt(offset_.x * offset_.x + offset_.y * offset_.y + offset_.z * offset_.z); }
+double VisualSmoother::magnitude() const {
+    return std::sqrt(offset_.x * offset_.x + offset_.y * offset_.y + offset_.z * offset_.z);
+}
 
 void VisualSmoother::on_correction(Offset3 error_m) {
     const Offset3 sum{offset_.x + error_m.x, offset_.y + error_m.y, offset_.z + error_m.z};
@@ -32,7 +36,8 @@ void VisualSmoother::on_correction(Offset3 error_m) {
 
 void VisualSmoother::advance(Micros elapsed) {
     if (elapsed.count <= 0) return;
-    const double k = std::exp(-static_cast<double>(elapsed.count) / static_cast<double>(config_.time_constant.count));
+    const double k =
+        std::exp(-static_cast<double>(elapsed.count) / static_cast<double>(config_.time_constant.count));
     offset_ = {offset_.x * k, offset_.y * k, offset_.z * k};
     if (magnitude() < config_.rest_distance_m) offset_ = {};
 }

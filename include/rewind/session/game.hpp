@@ -23,27 +23,29 @@ concept WireSerializable = requires(wire::WriteStream& w, wire::ReadStream& r, w
     { serialize(m, v) } -> std::same_as<bool>;
 };
 
-/// The base of every sync model (rollback, lockstep, client-server): a pure, deterministic step over flat data.
+/// The base of every sync model (rollback, lockstep, client-server): a pure, deterministic step over flat
+/// data.
 ///   static constexpr int kMaxPlayers;        slots 0..kMaxPlayers-1
 ///   using State;                             trivially copyable, checksummed, no heap
 ///   using Input;                             trivially copyable, ==, Input{} is the neutral input
-///   static void step(State&, std::span<const Input> (size kMaxPlayers), const RewoundTargets<G>* (or nullptr));
-///   static std::uint64_t checksum(const State&);
-///   ADL: template <class Stream> bool serialize(Stream&, Input&);   quantized, lossless for valid inputs
+///   static void step(State&, std::span<const Input> (size kMaxPlayers), const RewoundTargets<G>* (or
+///   nullptr)); static std::uint64_t checksum(const State&); ADL: template <class Stream> bool
+///   serialize(Stream&, Input&);   quantized, lossless for valid inputs
 template <class G>
-concept DeterministicGame =
-    requires {
-        { G::kMaxPlayers } -> std::convertible_to<int>;
-        typename G::State;
-        typename G::Input;
-    } && (G::kMaxPlayers > 0) && std::is_trivially_copyable_v<typename G::State> &&
-    std::is_trivially_copyable_v<typename G::Input> && std::default_initializable<typename G::Input> &&
-    std::equality_comparable<typename G::Input> &&
-    requires(typename G::State& s, const typename G::State& cs, std::span<const typename G::Input> inputs,
-             const RewoundTargets<G>* rewound) {
-        G::step(s, inputs, rewound);
-        { G::checksum(cs) } -> std::same_as<std::uint64_t>;
-    } && WireSerializable<typename G::Input>;
+concept DeterministicGame = requires {
+    { G::kMaxPlayers } -> std::convertible_to<int>;
+    typename G::State;
+    typename G::Input;
+}
+&&(G::kMaxPlayers > 0) &&
+    std::is_trivially_copyable_v<typename G::State>&& std::is_trivially_copyable_v<typename G::Input>&& std::
+        default_initializable<typename G::Input>&& std::equality_comparable<typename G::Input>&& requires(
+            typename G::State& s, const typename G::State& cs, std::span<const typename G::Input> inputs,
+            const RewoundTargets<G>* rewound) {
+    G::step(s, inputs, rewound);
+    { G::checksum(cs) } -> std::same_as<std::uint64_t>;
+}
+&&WireSerializable<typename G::Input>;
 
 /// Optional for rollback desync forensics: the whole State can go through the wire streams.
 template <class G>
@@ -58,58 +60,57 @@ concept DescribesDiff = DeterministicGame<G> && requires(const typename G::State
 /// An authoritative-server game: seats, input sanitizing, and the lag-compensation hooks.
 ///   add_player / remove_player (nothing of a removed player stays), sanitize(in, violations) (clamp, count),
 ///   using Hitbox (trivially copyable), capture_hitboxes(State, span<Hitbox> size kMaxPlayers),
-///   lerp_hitbox(a, b, t_q16 in [0, 65536]), fires(in), view_time(in, tick), set_view_time(in, tick, ViewTime).
+///   lerp_hitbox(a, b, t_q16 in [0, 65536]), fires(in), view_time(in, tick), set_view_time(in, tick,
+///   ViewTime).
 template <class G>
-concept ServerGame =
-    DeterministicGame<G> && requires { typename G::Hitbox; } && std::is_trivially_copyable_v<typename G::Hitbox> &&
-    std::default_initializable<typename G::Hitbox> &&
+concept ServerGame = DeterministicGame<G> && requires {
+    typename G::Hitbox;
+} && std::is_trivially_copyable_v<typename G::Hitbox> && std::default_initializable<typename G::Hitbox> &&
     requires(typename G::State& s, const typename G::State& cs, int slot, typename G::Input& in,
              const typename G::Input& cin, std::uint32_t& violations, std::span<typename G::Hitbox> boxes,
              const typename G::Hitbox& hb, std::uint32_t t_q16, Tick tick, ViewTime view) {
-        G::add_player(s, slot);
-        G::remove_player(s, slot);
-        { G::sanitize(cin, violations) } -> std::same_as<typename G::Input>;
-        G::capture_hitboxes(cs, boxes);
-        { G::lerp_hitbox(hb, hb, t_q16) } -> std::same_as<typename G::Hitbox>;
-        { G::fires(cin) } -> std::convertible_to<bool>;
-        { G::view_time(cin, tick) } -> std::same_as<ViewTime>;
-        G::set_view_time(in, tick, view);
-    };
+    G::add_player(s, slot);
+    G::remove_player(s, slot);
+    { G::sanitize(cin, violations) } -> std::same_as<typename G::Input>;
+    G::capture_hitboxes(cs, boxes);
+    { G::lerp_hitbox(hb, hb, t_q16) } -> std::same_as<typename G::Hitbox>;
+    { G::fires(cin) } -> std::convertible_to<bool>;
+    { G::view_time(cin, tick) } -> std::same_as<ViewTime>;
+    G::set_view_time(in, tick, view);
+};
 
-/// A client-server snapshot game (implies ServerGame): entities with stable ids, captured from and restored into a
-/// State, interpolated for rendering, compared field by field for reconciliation.
-///   using EntitySnapshot (trivially copyable, ==, on the wire grid); struct EntityRecord { uint32 id; snap; };
-///   capture(State, vector<EntityRecord>&) sorted by id; restore(State&, span<const EntityRecord>);
+/// A client-server snapshot game (implies ServerGame): entities with stable ids, captured from and restored
+/// into a State, interpolated for rendering, compared field by field for reconciliation.
+///   using EntitySnapshot (trivially copyable, ==, on the wire grid); struct EntityRecord { uint32 id; snap;
+///   }; capture(State, vector<EntityRecord>&) sorted by id; restore(State&, span<const EntityRecord>);
 ///   player_entity(slot); interpolate(a, b, float t); diff_fields(a, b) bitmask; field_name(bit);
 ///   position_error_q(a, b) in grid units; kMetersPerUnit;
-///   ADL: serialize(Stream&, EntitySnapshot&), serialize_delta(Stream&, EntitySnapshot&, const EntitySnapshot& base).
+///   ADL: serialize(Stream&, EntitySnapshot&), serialize_delta(Stream&, EntitySnapshot&, const
+///   EntitySnapshot& base).
 template <class G>
-concept ReplicatedGame =
-    ServerGame<G> &&
-    requires {
-        typename G::EntitySnapshot;
-        typename G::EntityRecord;
-        { G::kMetersPerUnit } -> std::convertible_to<double>;
-    } && std::is_trivially_copyable_v<typename G::EntitySnapshot> &&
+concept ReplicatedGame = ServerGame<G> && requires {
+    typename G::EntitySnapshot;
+    typename G::EntityRecord;
+    { G::kMetersPerUnit } -> std::convertible_to<double>;
+} && std::is_trivially_copyable_v<typename G::EntitySnapshot> &&
     std::equality_comparable<typename G::EntitySnapshot> && WireSerializable<typename G::EntitySnapshot> &&
     requires(typename G::EntityRecord rec) {
-        { rec.id } -> std::convertible_to<std::uint32_t>;
-        { rec.snap } -> std::convertible_to<typename G::EntitySnapshot>;
-    } &&
-    requires(typename G::State& s, const typename G::State& cs, std::vector<typename G::EntityRecord>& out,
-             std::span<const typename G::EntityRecord> records, int slot, const typename G::EntitySnapshot& a,
-             typename G::EntitySnapshot& v, float t, int bit, wire::WriteStream& w, wire::ReadStream& r,
-             wire::MeasureStream& m) {
-        G::capture(cs, out);
-        G::restore(s, records);
-        { G::player_entity(slot) } -> std::convertible_to<std::uint32_t>;
-        { G::interpolate(a, a, t) } -> std::same_as<typename G::EntitySnapshot>;
-        { G::diff_fields(a, a) } -> std::convertible_to<std::uint32_t>;
-        { G::field_name(bit) } -> std::convertible_to<std::string_view>;
-        { G::position_error_q(a, a) } -> std::convertible_to<std::int64_t>;
-        { serialize_delta(w, v, a) } -> std::same_as<bool>;
-        { serialize_delta(r, v, a) } -> std::same_as<bool>;
-        { serialize_delta(m, v, a) } -> std::same_as<bool>;
-    };
+    { rec.id } -> std::convertible_to<std::uint32_t>;
+    { rec.snap } -> std::convertible_to<typename G::EntitySnapshot>;
+} && requires(typename G::State& s, const typename G::State& cs, std::vector<typename G::EntityRecord>& out,
+              std::span<const typename G::EntityRecord> records, int slot,
+              const typename G::EntitySnapshot& a, typename G::EntitySnapshot& v, float t, int bit,
+              wire::WriteStream& w, wire::ReadStream& r, wire::MeasureStream& m) {
+    G::capture(cs, out);
+    G::restore(s, records);
+    { G::player_entity(slot) } -> std::convertible_to<std::uint32_t>;
+    { G::interpolate(a, a, t) } -> std::same_as<typename G::EntitySnapshot>;
+    { G::diff_fields(a, a) } -> std::convertible_to<std::uint32_t>;
+    { G::field_name(bit) } -> std::convertible_to<std::string_view>;
+    { G::position_error_q(a, a) } -> std::convertible_to<std::int64_t>;
+    { serialize_delta(w, v, a) } -> std::same_as<bool>;
+    { serialize_delta(r, v, a) } -> std::same_as<bool>;
+    { serialize_delta(m, v, a) } -> std::same_as<bool>;
+};
 
 }  // namespace rwd

@@ -1,4 +1,5 @@
-/// FracTick: a point on the tick timeline with a fractional part, wrap-aware, for clock estimates and render times.
+/// FracTick: a point on the tick timeline with a fractional part, wrap-aware, for clock estimates and render
+/// times.
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -9,18 +10,20 @@
 
 namespace rwd::sync {
 
-/// A tick plus a fraction of the next tick, always normalized to fraction in [0, 1). Differences are wrap-aware
-/// (valid while the two points are less than 2^31 ticks apart).
+/// A tick plus a fraction of the next tick, always normalized to fraction in [0, 1). Differences are
+/// wrap-aware (valid while the two points are less than 2^31 ticks apart).
 struct FracTick {
     Tick tick{};            ///< the whole tick
     double fraction = 0.0;  ///< how far into the next tick, [0, 1)
 
-    /// A point `offset_ticks` after `base` (offset may be negative or fractional); non-finite offsets count as 0.
+    /// A point `offset_ticks` after `base` (offset may be negative or fractional); non-finite offsets count
+    /// as 0.
     static FracTick at(Tick base, double offset_ticks) {
         if (!std::isfinite(offset_ticks)) offset_ticks = 0.0;
         const double whole = std::floor(offset_ticks);
         // Offsets are bounded by the +-2^31 validity range of Tick differences; clamp so the cast is defined.
-        const double clamped = whole < -2147483648.0 ? -2147483648.0 : (whole > 2147483647.0 ? 2147483647.0 : whole);
+        const double clamped =
+            whole < -2147483648.0 ? -2147483648.0 : (whole > 2147483647.0 ? 2147483647.0 : whole);
         FracTick r;
         r.tick = base + static_cast<std::int32_t>(clamped);
         r.fraction = offset_ticks - whole;
@@ -46,7 +49,9 @@ struct FracTick {
     }
 
     /// The point a ViewTime names.
-    static FracTick from_view_time(ViewTime v) { return FracTick{v.from, static_cast<double>(v.fraction_q16) / 65536.0}; }
+    static FracTick from_view_time(ViewTime v) {
+        return FracTick{v.from, static_cast<double>(v.fraction_q16) / 65536.0};
+    }
 };
 
 }  // namespace rwd::sync

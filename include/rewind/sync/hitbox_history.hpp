@@ -15,20 +15,20 @@
 
 namespace rwd::sync {
 
-/// What HitboxHistory needs of a game (a subset of rwd::ServerGame): players, a State to capture hitboxes from,
-/// and a way to interpolate two hitboxes.
+/// What HitboxHistory needs of a game (a subset of rwd::ServerGame): players, a State to capture hitboxes
+/// from, and a way to interpolate two hitboxes.
 template <class G>
-concept HitboxSource =
-    requires {
-        { G::kMaxPlayers } -> std::convertible_to<int>;
-        typename G::State;
-        typename G::Hitbox;
-    } && (G::kMaxPlayers > 0) && std::is_trivially_copyable_v<typename G::Hitbox> &&
-    requires(const typename G::State& s, std::span<typename G::Hitbox> out, const typename G::Hitbox& h,
-             std::uint32_t t_q16) {
-        G::capture_hitboxes(s, out);
-        { G::lerp_hitbox(h, h, t_q16) } -> std::same_as<typename G::Hitbox>;
-    };
+concept HitboxSource = requires {
+    { G::kMaxPlayers } -> std::convertible_to<int>;
+    typename G::State;
+    typename G::Hitbox;
+}
+&&(G::kMaxPlayers > 0) && std::is_trivially_copyable_v<typename G::Hitbox>&& requires(
+                              const typename G::State& s, std::span<typename G::Hitbox> out,
+                              const typename G::Hitbox& h, std::uint32_t t_q16) {
+    G::capture_hitboxes(s, out);
+    { G::lerp_hitbox(h, h, t_q16) } -> std::same_as<typename G::Hitbox>;
+};
 
 /// Settings for HitboxHistory.
 struct HitboxHistoryConfig {
@@ -58,12 +58,12 @@ struct HitboxHistoryStats {
 /// never further back than max_rewind or the history - and fill() writes every target's hitbox at that time,
 /// interpolated between the two bracketing records with G::lerp_hitbox, into RewoundTargets for G::step().
 template <class G, int N = 64>
-    requires HitboxSource<G>
+requires HitboxSource<G>
 class HitboxHistory {
 public:
-    using Hitbox = typename G::Hitbox;        ///< the game's hitbox
+    using Hitbox = typename G::Hitbox;             ///< the game's hitbox
     static constexpr int kSlots = G::kMaxPlayers;  ///< hitboxes per record
-    static constexpr int kCapacity = N;       ///< ticks of history
+    static constexpr int kCapacity = N;            ///< ticks of history
 
     /// An empty history. An invalid config is a programmer error (asserts; use validate(N) first).
     explicit HitboxHistory(HitboxHistoryConfig config = {}) : config_(config) {
@@ -77,15 +77,16 @@ public:
         G::capture_hitboxes(state, std::span<Hitbox>(r.boxes));
     }
 
-    /// Records already-captured hitboxes (boxes.size() must be kMaxPlayers; extra are ignored, missing are default).
+    /// Records already-captured hitboxes (boxes.size() must be kMaxPlayers; extra are ignored, missing are
+    /// default).
     void record_boxes(Tick tick, std::span<const Hitbox> boxes) {
         Record& r = begin_record(tick);
         for (std::size_t i = 0; i < r.boxes.size(); ++i) r.boxes[i] = i < boxes.size() ? boxes[i] : Hitbox{};
     }
 
     /// The view time to judge a shot at, for a requested (client-supplied) time, while the server runs tick
-    /// `now`: never after min(now, newest record), never before now - max_rewind, nor before the oldest record.
-    /// Each limit applied is counted. With no records at all, returns {now, 0}.
+    /// `now`: never after min(now, newest record), never before now - max_rewind, nor before the oldest
+    /// record. Each limit applied is counted. With no records at all, returns {now, 0}.
     ViewTime clamp(ViewTime requested, Tick now) {
         ++stats_.clamp_calls;
         if (!has_records_) {
@@ -102,12 +103,13 @@ public:
         if (pos < oldest) pos = std::min(oldest, newest), ++stats_.clamped_history, changed = true;
         if (changed) ++stats_.clamped;
         const std::int64_t whole = pos >= 0 ? pos / 65536 : -((-pos + 65535) / 65536);  // floor
-        return ViewTime{now + static_cast<std::int32_t>(whole), static_cast<std::uint16_t>(pos - whole * 65536)};
+        return ViewTime{now + static_cast<std::int32_t>(whole),
+                        static_cast<std::uint16_t>(pos - whole * 65536)};
     }
 
-    /// Fills out.targets[shooter][*] with every slot's hitbox at `view` (which must come from clamp()) and sets
-    /// out.active[shooter]. Returns false, leaving the shooter inactive, if `shooter` is not a slot or no record
-    /// exists for view.from.
+    /// Fills out.targets[shooter][*] with every slot's hitbox at `view` (which must come from clamp()) and
+    /// sets out.active[shooter]. Returns false, leaving the shooter inactive, if `shooter` is not a slot or
+    /// no record exists for view.from.
     bool fill(RewoundTargets<G>& out, int shooter, ViewTime view) {
         if (shooter < 0 || shooter >= kSlots) {
             ++stats_.fill_misses;

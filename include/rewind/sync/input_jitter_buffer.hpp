@@ -1,4 +1,5 @@
-/// InputJitterBuffer: the server's per-client input queue: one input per tick, in order, from untrusted packets.
+/// InputJitterBuffer: the server's per-client input queue: one input per tick, in order, from untrusted
+/// packets.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -16,14 +17,15 @@ namespace rwd::sync {
 
 /// Settings for InputJitterBuffer.
 struct InputJitterBufferConfig {
-    int tick_rate_hz = 60;             ///< for converting the arrival offset to time, 1..1000
-    int buffer_ticks = 2;              ///< how early inputs should arrive (the client aims for this), 1..3
-    int max_queue = 8;                 ///< inputs waiting at most; excess is dropped and flagged, 1..32
-    int max_future_ticks = 32;         ///< packets whose newest tick is further ahead are rejected, 1..63
-    int max_inputs_per_packet = 4;     ///< newest + 3 redundant; more in one packet are ignored, 1..16
-    double offset_smoothing = 0.1;     ///< EWMA weight of each arrival-offset sample, (0, 1]
-    double packets_per_second = 120.0; ///< token-bucket refill rate (2x the tick rate leaves room for bursts), > 0
-    double burst_packets = 16.0;       ///< token-bucket size, >= 1
+    int tick_rate_hz = 60;          ///< for converting the arrival offset to time, 1..1000
+    int buffer_ticks = 2;           ///< how early inputs should arrive (the client aims for this), 1..3
+    int max_queue = 8;              ///< inputs waiting at most; excess is dropped and flagged, 1..32
+    int max_future_ticks = 32;      ///< packets whose newest tick is further ahead are rejected, 1..63
+    int max_inputs_per_packet = 4;  ///< newest + 3 redundant; more in one packet are ignored, 1..16
+    double offset_smoothing = 0.1;  ///< EWMA weight of each arrival-offset sample, (0, 1]
+    double packets_per_second =
+        120.0;                    ///< token-bucket refill rate (2x the tick rate leaves room for bursts), > 0
+    double burst_packets = 16.0;  ///< token-bucket size, >= 1
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -39,28 +41,30 @@ enum class PacketVerdict : std::uint8_t {
 
 /// Counters of everything the buffer sees; all from untrusted packets except pops.
 struct InputJitterBufferStats {
-    std::uint64_t packets = 0;            ///< packets offered to push()
-    std::uint64_t accepted_inputs = 0;    ///< inputs stored for a future tick
-    std::uint64_t redundant_inputs = 0;   ///< copies of inputs already queued or already played (normal redundancy)
-    std::uint64_t late_inputs = 0;        ///< first copies arriving after their tick was played (a repeat was used)
-    std::uint64_t too_old_inputs = 0;     ///< ticks older than the 64-tick memory: ignored
-    std::uint64_t future_rejected = 0;    ///< packets with a newest tick too far ahead
-    std::uint64_t overflow_dropped = 0;   ///< inputs beyond max_queue (a flood: flagged)
-    std::uint64_t rate_limited = 0;       ///< packets over the token-bucket rate
-    std::uint64_t empty_packets = 0;      ///< packets without inputs
-    std::uint64_t oversized_packets = 0;  ///< packets with more than max_inputs_per_packet inputs (extra ignored)
-    std::uint64_t popped = 0;             ///< ticks played
-    std::uint64_t missing = 0;            ///< ticks played with the previous input repeated
-    std::uint64_t skipped_ticks = 0;      ///< ticks the caller jumped over in pop()
+    std::uint64_t packets = 0;          ///< packets offered to push()
+    std::uint64_t accepted_inputs = 0;  ///< inputs stored for a future tick
+    std::uint64_t redundant_inputs =
+        0;                          ///< copies of inputs already queued or already played (normal redundancy)
+    std::uint64_t late_inputs = 0;  ///< first copies arriving after their tick was played (a repeat was used)
+    std::uint64_t too_old_inputs = 0;    ///< ticks older than the 64-tick memory: ignored
+    std::uint64_t future_rejected = 0;   ///< packets with a newest tick too far ahead
+    std::uint64_t overflow_dropped = 0;  ///< inputs beyond max_queue (a flood: flagged)
+    std::uint64_t rate_limited = 0;      ///< packets over the token-bucket rate
+    std::uint64_t empty_packets = 0;     ///< packets without inputs
+    std::uint64_t oversized_packets =
+        0;                            ///< packets with more than max_inputs_per_packet inputs (extra ignored)
+    std::uint64_t popped = 0;         ///< ticks played
+    std::uint64_t missing = 0;        ///< ticks played with the previous input repeated
+    std::uint64_t skipped_ticks = 0;  ///< ticks the caller jumped over in pop()
 };
 
 /// One client's inputs on the server. Packets carry the newest input and up to three older ones (inputs[0] is
-/// for newest_tick, inputs[i] for newest_tick - i). Inputs are keyed by the client tick, which clock sync keeps
-/// equal to the server tick that should apply them: pop(t) returns exactly one input for server tick t, in tick
-/// order, repeating the last one when t's input is missing. The client is steered (through the arrival offset the
-/// server reports in every snapshot) to keep `buffer_ticks` inputs waiting, which absorbs jitter.
-/// Nothing from the packet is trusted: ticks are compared wrap-aware, bounded, deduplicated and counted; a flood
-/// (more than one input per tick) only fills the capped queue, so it gains nothing.
+/// for newest_tick, inputs[i] for newest_tick - i). Inputs are keyed by the client tick, which clock sync
+/// keeps equal to the server tick that should apply them: pop(t) returns exactly one input for server tick t,
+/// in tick order, repeating the last one when t's input is missing. The client is steered (through the
+/// arrival offset the server reports in every snapshot) to keep `buffer_ticks` inputs waiting, which absorbs
+/// jitter. Nothing from the packet is trusted: ticks are compared wrap-aware, bounded, deduplicated and
+/// counted; a flood (more than one input per tick) only fills the capped queue, so it gains nothing.
 template <class Input>
 class InputJitterBuffer {
 public:
@@ -84,8 +88,8 @@ public:
         last_ = Input{};
     }
 
-    /// Offers one packet received at `now`. Returns what happened to the packet as a whole; per-input outcomes
-    /// show in stats(). Also records the newest input's arrival offset.
+    /// Offers one packet received at `now`. Returns what happened to the packet as a whole; per-input
+    /// outcomes show in stats(). Also records the newest input's arrival offset.
     PacketVerdict push(Tick newest_tick, std::span<const Input> inputs, Micros now) {
         ++stats_.packets;
         if (!take_token(now)) {
@@ -108,14 +112,15 @@ public:
             n = static_cast<std::size_t>(config_.max_inputs_per_packet);
         }
         record_offset(ahead);
-        // Oldest first, so that under a full queue the nearest ticks win and the far-future excess is dropped.
+        // Oldest first, so that under a full queue the nearest ticks win and the far-future excess is
+        // dropped.
         for (std::size_t i = n; i-- > 0;) store(newest_tick - static_cast<std::int32_t>(i), inputs[i]);
         return PacketVerdict::accepted;
     }
 
     /// The input for server tick `server_tick`: the client's own if it arrived, else the last one played
-    /// (Input{} before any). Ticks the caller skipped are dropped and counted; a tick before the last one popped
-    /// returns the last input again and changes nothing.
+    /// (Input{} before any). Ticks the caller skipped are dropped and counted; a tick before the last one
+    /// popped returns the last input again and changes nothing.
     Input pop(Tick server_tick) {
         if (server_tick < next_) return last_;
         const std::int32_t gap = server_tick - next_;
@@ -143,8 +148,8 @@ public:
     [[nodiscard]] Tick next_tick() const { return next_; }
     /// Inputs waiting for future ticks.
     [[nodiscard]] int depth() const { return count_; }
-    /// Smoothed arrival offset in ticks: how early (+) or late (-) the client's newest inputs arrive relative to
-    /// the tick that needs them (0 = just in time). Report it to the client in every snapshot.
+    /// Smoothed arrival offset in ticks: how early (+) or late (-) the client's newest inputs arrive relative
+    /// to the tick that needs them (0 = just in time). Report it to the client in every snapshot.
     [[nodiscard]] double arrival_offset_ticks() const { return offset_; }
     /// The smoothed arrival offset as time.
     [[nodiscard]] Micros arrival_offset() const {
@@ -152,7 +157,8 @@ public:
     }
     /// The arrival offset of the newest packet, unsmoothed, in ticks.
     [[nodiscard]] int last_arrival_offset_ticks() const { return last_offset_; }
-    /// True once the queue has overflowed (a client sending more than one input per tick); stays set until cleared.
+    /// True once the queue has overflowed (a client sending more than one input per tick); stays set until
+    /// cleared.
     [[nodiscard]] bool flood_flagged() const { return flood_flag_; }
     /// Clears the flood flag (e.g. after the server has acted on it).
     void clear_flood_flag() { flood_flag_ = false; }
@@ -172,7 +178,8 @@ private:
 
     bool take_token(Micros now) {
         if (has_time_ && now > last_refill_) {
-            const double refill = static_cast<double>((now - last_refill_).count) * 1e-6 * config_.packets_per_second;
+            const double refill =
+                static_cast<double>((now - last_refill_).count) * 1e-6 * config_.packets_per_second;
             tokens_ = std::min(config_.burst_packets, tokens_ + refill);
         }
         if (!has_time_ || now > last_refill_) last_refill_ = now;
@@ -183,7 +190,8 @@ private:
     }
 
     void record_offset(std::int32_t ahead) {
-        // Clamped so that one wild packet (or the time before clock sync settles) cannot dominate the average.
+        // Clamped so that one wild packet (or the time before clock sync settles) cannot dominate the
+        // average.
         const std::int32_t cap = config_.max_future_ticks;
         last_offset_ = std::clamp(ahead, -cap, cap);
         const auto sample = static_cast<double>(last_offset_);
@@ -194,8 +202,8 @@ private:
     void store(Tick t, const Input& in) {
         if (t < next_) {
             const std::int32_t back = next_ - t;  // >= 1
-            // Older than the memory, or from before the first tick this buffer ever played (not "late": no tick
-            // was waiting for it).
+            // Older than the memory, or from before the first tick this buffer ever played (not "late": no
+            // tick was waiting for it).
             if (back > kWindow || back > played_since_reset_) {
                 ++stats_.too_old_inputs;
                 return;

@@ -1,4 +1,5 @@
-/// InterpolationBuffer: the client's buffer of server snapshots, sampled at render time = server time - delay.
+/// InterpolationBuffer: the client's buffer of server snapshots, sampled at render time = server time -
+/// delay.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -18,18 +19,18 @@ namespace rwd::sync {
 
 /// Settings for InterpolationBuffer. Ticks are simulation ticks (fractional where it makes sense).
 struct InterpolationBufferConfig {
-    int tick_rate_hz = 60;                   ///< 1..1000
-    double snapshot_interval_ticks = 2.0;    ///< expected spacing until observed (60 Hz ticks, 30 Hz snapshots)
-    double interval_multiplier = 2.0;        ///< base delay = this x interval + jitter_multiplier x jitter, >= 1
-    double jitter_multiplier = 1.0;          ///< >= 0
-    double min_delay_ticks = 1.0;            ///< the delay never goes below, >= 0
-    double max_delay_ticks = 30.0;           ///< nor above (500 ms at 60 Hz), >= min_delay_ticks
-    double starve_raise_ticks = 1.0;         ///< each starvation raises the target delay by this, > 0
-    Micros healthy_after = Micros{5'000'000};///< time without starving before the delay is lowered, >= 0
-    double lower_ticks_per_second = 0.1;     ///< how fast the target delay falls back when healthy, > 0
-    double max_slew = 0.1;                   ///< the delay follows its target at most this fast (render runs 0.9-1.1x)
-    double max_extrapolation_ticks = 2.0;    ///< beyond the newest snapshot, then hold, 0..10
-    int max_future_ticks = 600;              ///< a snapshot this far past the newest resets the buffer, >= 1
+    int tick_rate_hz = 60;                 ///< 1..1000
+    double snapshot_interval_ticks = 2.0;  ///< expected spacing until observed (60 Hz ticks, 30 Hz snapshots)
+    double interval_multiplier = 2.0;  ///< base delay = this x interval + jitter_multiplier x jitter, >= 1
+    double jitter_multiplier = 1.0;    ///< >= 0
+    double min_delay_ticks = 1.0;      ///< the delay never goes below, >= 0
+    double max_delay_ticks = 30.0;     ///< nor above (500 ms at 60 Hz), >= min_delay_ticks
+    double starve_raise_ticks = 1.0;   ///< each starvation raises the target delay by this, > 0
+    Micros healthy_after = Micros{5'000'000};  ///< time without starving before the delay is lowered, >= 0
+    double lower_ticks_per_second = 0.1;       ///< how fast the target delay falls back when healthy, > 0
+    double max_slew = 0.1;  ///< the delay follows its target at most this fast (render runs 0.9-1.1x)
+    double max_extrapolation_ticks = 2.0;  ///< beyond the newest snapshot, then hold, 0..10
+    int max_future_ticks = 600;            ///< a snapshot this far past the newest resets the buffer, >= 1
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -61,25 +62,26 @@ struct InterpolationSample {
 
 /// Counters of everything the buffer sees and does.
 struct InterpolationBufferStats {
-    std::uint64_t pushed = 0;              ///< snapshots stored
-    std::uint64_t duplicates = 0;          ///< snapshots for a tick already stored (ignored)
-    std::uint64_t too_old = 0;             ///< older than everything in a full buffer (ignored)
-    std::uint64_t resets = 0;              ///< buffer cleared by a snapshot far in the future
-    std::uint64_t starvations = 0;         ///< times the render time ran past the newest snapshot
-    std::uint64_t starved_samples = 0;     ///< samples taken while starving (extrapolating or holding)
-    std::uint64_t extrapolated_samples = 0;///< samples beyond the newest snapshot within the cap
-    std::uint64_t capped_samples = 0;      ///< samples held at the extrapolation cap
-    std::uint64_t behind_samples = 0;      ///< samples older than the oldest snapshot (held on it)
-    std::uint64_t samples = 0;             ///< all samples
+    std::uint64_t pushed = 0;                ///< snapshots stored
+    std::uint64_t duplicates = 0;            ///< snapshots for a tick already stored (ignored)
+    std::uint64_t too_old = 0;               ///< older than everything in a full buffer (ignored)
+    std::uint64_t resets = 0;                ///< buffer cleared by a snapshot far in the future
+    std::uint64_t starvations = 0;           ///< times the render time ran past the newest snapshot
+    std::uint64_t starved_samples = 0;       ///< samples taken while starving (extrapolating or holding)
+    std::uint64_t extrapolated_samples = 0;  ///< samples beyond the newest snapshot within the cap
+    std::uint64_t capped_samples = 0;        ///< samples held at the extrapolation cap
+    std::uint64_t behind_samples = 0;        ///< samples older than the oldest snapshot (held on it)
+    std::uint64_t samples = 0;               ///< all samples
 };
 
 /// Snapshots (of one entity or a whole world) keyed by server tick, wrap-aware, at most N. The client renders
-/// them at render time = server_time(now) - delay, where server_time is the server tick as the snapshot stream
-/// shows it (stamps at their arrival times, smoothed). The delay starts at interval_multiplier snapshot
-/// intervals + the observed arrival jitter, rises by starve_raise_ticks each time the buffer starves and falls
-/// slowly once it has been healthy for healthy_after; it changes at most max_slew per unit of time so the
-/// rendered motion never jumps. Past the newest snapshot it extrapolates at most max_extrapolation_ticks, then
-/// holds there. Snapshot ticks come from the network: they are compared wrap-aware and bounded.
+/// them at render time = server_time(now) - delay, where server_time is the server tick as the snapshot
+/// stream shows it (stamps at their arrival times, smoothed). The delay starts at interval_multiplier
+/// snapshot intervals + the observed arrival jitter, rises by starve_raise_ticks each time the buffer starves
+/// and falls slowly once it has been healthy for healthy_after; it changes at most max_slew per unit of time
+/// so the rendered motion never jumps. Past the newest snapshot it extrapolates at most
+/// max_extrapolation_ticks, then holds there. Snapshot ticks come from the network: they are compared
+/// wrap-aware and bounded.
 template <class Snap, int N = 32>
 class InterpolationBuffer {
     static_assert(N >= 2, "an interpolation buffer needs room for a pair");
@@ -96,7 +98,8 @@ public:
     /// Stores the snapshot of server tick `tick` that arrived at `now`. Returns false if it was ignored.
     bool push(Tick tick, Snap snap, Micros now) {
         if (count_ > 0 && (tick - newest_tick()) > config_.max_future_ticks) {
-            // Far past everything we have (a long outage or a server restart): start again rather than lock out.
+            // Far past everything we have (a long outage or a server restart): start again rather than lock
+            // out.
             ++stats_.resets;
             clear_entries();
         }
@@ -155,7 +158,9 @@ public:
             set_hold(out, oldest);
         } else if (!starving) {
             int i = count_ - 1;
-            while (i > 0 && out.render_time - FracTick{entries_[static_cast<std::size_t>(i - 1)].tick, 0.0} < 0.0) --i;
+            while (i > 0 &&
+                   out.render_time - FracTick{entries_[static_cast<std::size_t>(i - 1)].tick, 0.0} < 0.0)
+                --i;
             const Entry& a = entries_[static_cast<std::size_t>(i > 0 ? i - 1 : 0)];
             const Entry& b = entries_[static_cast<std::size_t>(i)];
             fill_pair(out, a, b, SampleMode::interpolate);
@@ -190,7 +195,9 @@ public:
     /// Snapshots buffered.
     [[nodiscard]] int size() const { return count_; }
     /// The newest buffered tick (meaningful when size() > 0).
-    [[nodiscard]] Tick newest_tick() const { return entries_[static_cast<std::size_t>(count_ > 0 ? count_ - 1 : 0)].tick; }
+    [[nodiscard]] Tick newest_tick() const {
+        return entries_[static_cast<std::size_t>(count_ > 0 ? count_ - 1 : 0)].tick;
+    }
     /// The oldest buffered tick (meaningful when size() > 0).
     [[nodiscard]] Tick oldest_tick() const { return entries_[0].tick; }
     /// Ticks buffered ahead of the render time at `now` (negative while starving; 0 when empty).
@@ -250,12 +257,14 @@ private:
             const double offset = (FracTick{tick, 0.0} - clock_base_) - now_ticks;
             const double error = offset - clock_offset_;
             // A jump far beyond any jitter (server restart, clock step) re-anchors; otherwise smooth gently.
-            clock_offset_ = std::abs(error) > config_.max_delay_ticks ? offset : clock_offset_ + kClockGain * error;
+            clock_offset_ =
+                std::abs(error) > config_.max_delay_ticks ? offset : clock_offset_ + kClockGain * error;
         }
         if (has_transit_) {
             const std::int32_t gap = tick - last_tick_;
             if (gap > 0) interval_ += 0.1 * (std::clamp(static_cast<double>(gap), 1.0, 60.0) - interval_);
-            // Transit = arrival - stamp (in ticks, plus an unknown constant offset that cancels in differences).
+            // Transit = arrival - stamp (in ticks, plus an unknown constant offset that cancels in
+            // differences).
             const double transit = now_ticks - static_cast<double>(gap) - last_arrival_ticks_;
             jitter_ += (std::min(std::abs(transit), config_.max_delay_ticks) - jitter_) / 16.0;
         }
@@ -267,8 +276,8 @@ private:
 
     void on_starvation(Micros now) {
         ++stats_.starvations;
-        target_delay_ = std::min(config_.max_delay_ticks, std::max(target_delay_, base_delay()) +
-                                                              config_.starve_raise_ticks);
+        target_delay_ = std::min(config_.max_delay_ticks,
+                                 std::max(target_delay_, base_delay()) + config_.starve_raise_ticks);
         last_starve_ = now;
         has_starved_ = true;
     }
@@ -278,7 +287,8 @@ private:
         last_sample_ = has_sampled_ ? std::max(last_sample_, now) : now;
         has_sampled_ = true;
         const bool healthy = !starving_ && (!has_starved_ || now - last_starve_ >= config_.healthy_after);
-        if (healthy) target_delay_ = std::max(base_delay(), target_delay_ - config_.lower_ticks_per_second * dt_s);
+        if (healthy)
+            target_delay_ = std::max(base_delay(), target_delay_ - config_.lower_ticks_per_second * dt_s);
         const double step = config_.max_slew * dt_s * config_.tick_rate_hz;
         delay_ += std::clamp(target_delay_ - delay_, -step, step);
     }

@@ -1,4 +1,5 @@
-/// PredictionHistory: the client's rings of inputs and predicted states, and reconciliation by rewind and replay.
+/// PredictionHistory: the client's rings of inputs and predicted states, and reconciliation by rewind and
+/// replay.
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -21,7 +22,8 @@ struct EntityDiff {
     std::int64_t position_error_q = 0;  ///< position distance in grid units (e.g. G::position_error_q)
 };
 
-/// One correction, for the debug overlay and the lab: (tick, predicted, authoritative, fields, position error).
+/// One correction, for the debug overlay and the lab: (tick, predicted, authoritative, fields, position
+/// error).
 template <class E>
 struct Correction {
     Tick tick{};                        ///< the acknowledged tick the states were compared at
@@ -88,8 +90,8 @@ public:
         ++stats_.resets;
     }
 
-    /// Records that tick `tick` applied `input` and produced `state_after`. Ticks must follow newest_tick() one
-    /// by one; anything else (a clock resync) restarts the history at `tick`.
+    /// Records that tick `tick` applied `input` and produced `state_after`. Ticks must follow newest_tick()
+    /// one by one; anything else (a clock resync) restarts the history at `tick`.
     void record(Tick tick, const Input& input, const State& state_after) {
         if (!has_state_ || tick != newest_ + 1) reset(tick, state_after);
         Slot& s = slot(tick);
@@ -104,8 +106,9 @@ public:
     }
 
     /// Reconciles with the server's `authoritative` state after tick `ack`.
-    ///   compare(const State& predicted, const State& authoritative) -> EntityDiff<E>  (fields 0: no correction)
-    ///   step(State& s, const Input& in, Tick t)                                     (the game's step, one tick)
+    ///   compare(const State& predicted, const State& authoritative) -> EntityDiff<E>  (fields 0: no
+    ///   correction) step(State& s, const Input& in, Tick t)                                     (the game's
+    ///   step, one tick)
     template <class Compare, class Step>
     auto reconcile(Tick ack, const State& authoritative, Compare&& compare, Step&& step)
         -> ReconcileResult<typename std::invoke_result_t<Compare&, const State&, const State&>::Entity> {
@@ -129,7 +132,8 @@ public:
         has_ack_ = true;
         ++stats_.acks;
         const bool known = ack >= oldest_ && slot(ack).valid && slot(ack).tick == ack;
-        auto diff = known ? compare(std::as_const(slot(ack).state), authoritative) : compare(authoritative, authoritative);
+        auto diff = known ? compare(std::as_const(slot(ack).state), authoritative)
+                          : compare(authoritative, authoritative);
         if (known && diff.fields == 0) {
             ++stats_.confirmed;
             out.status = ReconcileStatus::confirmed;
@@ -152,8 +156,13 @@ public:
         stats_.replayed_ticks += static_cast<std::uint64_t>(replayed);
         if (!known) ++stats_.history_misses;
         out.status = ReconcileStatus::corrected;
-        out.correction = Correction<E>{ack, diff.predicted, diff.authoritative, known ? diff.fields : 0u,
-                                       known ? diff.position_error_q : 0, replayed, !known};
+        out.correction = Correction<E>{ack,
+                                       diff.predicted,
+                                       diff.authoritative,
+                                       known ? diff.fields : 0u,
+                                       known ? diff.position_error_q : 0,
+                                       replayed,
+                                       !known};
         return out;
     }
 
@@ -184,7 +193,8 @@ public:
     /// The input recorded for tick `t`, or nullptr if it is not in the ring.
     [[nodiscard]] const Input* input_at(Tick t) const {
         const Slot& s = slots_[index(t)];
-        return has_state_ && t >= oldest_ && t <= newest_ && s.valid && s.tick == t && s.has_input ? &s.input : nullptr;
+        return has_state_ && t >= oldest_ && t <= newest_ && s.valid && s.tick == t && s.has_input ? &s.input
+                                                                                                   : nullptr;
     }
     /// Everything counted so far.
     [[nodiscard]] const PredictionStats& stats() const { return stats_; }

@@ -1,4 +1,5 @@
-/// ViewTime and RewoundTargets: the lag-compensation vocabulary shared by the game contract and the sync layer.
+/// ViewTime and RewoundTargets: the lag-compensation vocabulary shared by the game contract and the sync
+/// layer.
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -8,9 +9,9 @@
 
 namespace rwd {
 
-/// What a client was rendering when it acted: the tick pair (from, from + 1) its interpolation was between and
-/// the fraction of the way from `from` to `from + 1`, in units of 1/65536. Sent by the client, so untrusted:
-/// the server clamps it (sync::HitboxHistory::clamp) before use.
+/// What a client was rendering when it acted: the tick pair (from, from + 1) its interpolation was between
+/// and the fraction of the way from `from` to `from + 1`, in units of 1/65536. Sent by the client, so
+/// untrusted: the server clamps it (sync::HitboxHistory::clamp) before use.
 struct ViewTime {
     Tick from{};                     ///< the earlier tick of the pair
     std::uint16_t fraction_q16 = 0;  ///< 0 = exactly `from`, 65535 = almost `from + 1`

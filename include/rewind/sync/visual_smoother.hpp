@@ -18,8 +18,8 @@ struct Offset3 {
 /// Settings for VisualSmoother.
 struct VisualSmootherConfig {
     Micros time_constant = Micros{100'000};  ///< the offset shrinks by e every this long, > 0
-    double snap_distance_m = 2.0;            ///< corrections (or accumulated offsets) longer than this snap, > 0
-    double rest_distance_m = 1e-4;           ///< offsets shorter than this become exactly 0, >= 0
+    double snap_distance_m = 2.0;   ///< corrections (or accumulated offsets) longer than this snap, > 0
+    double rest_distance_m = 1e-4;  ///< offsets shorter than this become exactly 0, >= 0
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -38,9 +38,9 @@ public:
     /// A smoother at rest. An invalid config is a programmer error (asserts; use validate() first).
     explicit VisualSmoother(VisualSmootherConfig config = {});
 
-    /// A correction moved the predicted position by -`error_m` (error = old position - new position): the view
-    /// keeps showing the old position (offset += error) and decays toward the new one, unless the result is
-    /// longer than snap_distance_m, in which case the offset is cleared (snap). Non-finite errors snap.
+    /// A correction moved the predicted position by -`error_m` (error = old position - new position): the
+    /// view keeps showing the old position (offset += error) and decays toward the new one, unless the result
+    /// is longer than snap_distance_m, in which case the offset is cleared (snap). Non-finite errors snap.
     void on_correction(Offset3 error_m);
     /// Lets `elapsed` time pass: offset *= exp(-elapsed / time_constant). Negative elapsed counts as zero.
     void advance(Micros elapsed);

@@ -1,4 +1,5 @@
-// Tests for ClockSync: RTT median and jitter, server-tick estimate, and a closed-loop model of client and server.
+// Tests for ClockSync: RTT median and jitter, server-tick estimate, and a closed-loop model of client and
+// server.
 #include <rewind/core/rng.hpp>
 #include <rewind/sync/clock_sync.hpp>
 
@@ -149,12 +150,13 @@ TEST(ClockSync, InputOffsetReportsOnlyCountWhenSettled) {
     EXPECT_EQ(clock.stats().input_offset_reports, 1u);
 }
 
-// ---- closed loop: a client ticking at scale x 60 Hz, a server at 60 Hz, messages delayed by the latency ----
+// ---- closed loop: a client ticking at scale x 60 Hz, a server at 60 Hz, messages delayed by the latency
+// ----
 
 struct LoopResult {
-    double offset_after = 0.0;      ///< server-side smoothed arrival offset at the end (ticks early)
-    double max_abs_error = 0.0;     ///< largest |update error| over the last `settle_window`
-    double max_scale_dev = 0.0;     ///< largest |scale - 1| over the run
+    double offset_after = 0.0;   ///< server-side smoothed arrival offset at the end (ticks early)
+    double max_abs_error = 0.0;  ///< largest |update error| over the last `settle_window`
+    double max_scale_dev = 0.0;  ///< largest |scale - 1| over the run
     std::uint64_t missed_inputs = 0;
     ClockSyncStats stats;
 };
@@ -165,9 +167,9 @@ struct Phase {
     Micros down;  ///< server -> client one-way latency
 };
 
-/// A deterministic model: 1 ms steps; the server runs tick k at k/60 s, snapshots every 2 ticks carry the stamp,
-/// the echoed ping and the smoothed arrival offset; the client runs FixedStep-like at scale x 60 Hz, sends one
-/// input per tick (with a ping time), and calls update() every 16 ms frame.
+/// A deterministic model: 1 ms steps; the server runs tick k at k/60 s, snapshots every 2 ticks carry the
+/// stamp, the echoed ping and the smoothed arrival offset; the client runs FixedStep-like at scale x 60 Hz,
+/// sends one input per tick (with a ping time), and calls update() every 16 ms frame.
 LoopResult run_loop(const std::vector<Phase>& phases, ClockSyncConfig cfg, std::uint64_t seed, Micros jitter,
                     Micros settle_window) {
     struct Msg {
@@ -199,16 +201,17 @@ LoopResult run_loop(const std::vector<Phase>& phases, ClockSyncConfig cfg, std::
         while (t >= phase_end && phase + 1 < phases.size()) phase_end += phases[++phase].duration.count;
         const Phase& ph = phases[phase];
         auto delay = [&](Micros base) {
-            return base.count + (jitter.count > 0 ? static_cast<std::int64_t>(rng.uniform(
-                                                        static_cast<std::uint32_t>(jitter.count)))
-                                                  : 0);
+            return base.count +
+                   (jitter.count > 0
+                        ? static_cast<std::int64_t>(rng.uniform(static_cast<std::uint32_t>(jitter.count)))
+                        : 0);
         };
         // Server: run every tick due by now; snapshot after every even tick.
         while (static_cast<std::int64_t>(server_next - server_base) * 1'000'000 / 60 <= t) {
             const std::uint32_t k = server_next++;
             if (k % 2 == 0) {
-                to_client.push(Msg{t + delay(ph.down), k, latest_ping, latest_ping < 0 ? 0 : t - latest_ping_arrival,
-                                   smoothed_offset});
+                to_client.push(Msg{t + delay(ph.down), k, latest_ping,
+                                   latest_ping < 0 ? 0 : t - latest_ping_arrival, smoothed_offset});
             }
         }
         while (!to_server.empty() && to_server.top().at <= t) {
@@ -294,7 +297,8 @@ TEST(ClockSyncLoop, ConvergesUnderJitterAndAsymmetry) {
 }
 
 TEST(ClockSyncLoop, ServerReportedOffsetCorrectsABiasedLead) {
-    // No safety margin in the open-loop lead: only the reported arrival offset can bring inputs 2 ticks early.
+    // No safety margin in the open-loop lead: only the reported arrival offset can bring inputs 2 ticks
+    // early.
     ClockSyncConfig cfg;
     cfg.safety_margin_ticks = 0.0;
     const LoopResult r = run_loop({{40_s, 60_ms, 60_ms}}, cfg, 4, 0_ms, 3_s);

@@ -25,10 +25,13 @@ struct ToyG {
         std::array<bool, kMaxPlayers> alive{};
     };
     static void capture_hitboxes(const State& s, std::span<Hitbox> out) {
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = Hitbox{s.x[i], static_cast<int>(i) * 100, 5, s.alive[i]};
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = Hitbox{s.x[i], static_cast<int>(i) * 100, 5, s.alive[i]};
     }
     static Hitbox lerp_hitbox(const Hitbox& a, const Hitbox& b, std::uint32_t t_q16) {
-        auto l = [&](int p, int q) { return static_cast<int>(p + (static_cast<std::int64_t>(q - p) * t_q16) / 65536); };
+        auto l = [&](int p, int q) {
+            return static_cast<int>(p + (static_cast<std::int64_t>(q - p) * t_q16) / 65536);
+        };
         return Hitbox{l(a.x, b.x), l(a.y, b.y), b.r, a.alive && b.alive};
     }
 };
@@ -72,7 +75,7 @@ TEST(HitboxHistory, KeepsAboutOneSecondInFixedStorage) {
     EXPECT_EQ(h.at(Tick{437}, 2)->x, 4372);
     EXPECT_EQ(h.at(Tick{436}, 0), nullptr);
     EXPECT_EQ(h.at(Tick{501}, 0), nullptr);
-    EXPECT_EQ(h.at(Tick{450}, 3), nullptr);   // not a slot
+    EXPECT_EQ(h.at(Tick{450}, 3), nullptr);  // not a slot
     EXPECT_EQ(h.at(Tick{450}, -1), nullptr);
     EXPECT_EQ(h.stats().records, 500u);
 }
@@ -89,7 +92,8 @@ TEST(HitboxHistory, ViewTimeBeyondTheCapIsClampedNeverTrusted) {
     // The server runs tick 101; 250 ms = 15 ticks: nothing before tick 86 exactly.
     EXPECT_EQ(h.clamp(ViewTime{Tick{50}, 0}, Tick{101}), (ViewTime{Tick{86}, 0}));
     EXPECT_EQ(h.clamp(ViewTime{Tick{85}, 65535}, Tick{101}), (ViewTime{Tick{86}, 0}));
-    // Half the tick circle away reads as "ahead" (wrap-aware): clamped to the newest record, still never trusted.
+    // Half the tick circle away reads as "ahead" (wrap-aware): clamped to the newest record, still never
+    // trusted.
     EXPECT_EQ(h.clamp(ViewTime{Tick{0x80000000u}, 7}, Tick{101}), (ViewTime{Tick{100}, 0}));
     EXPECT_EQ(h.stats().clamped_rewind, 2u);
     EXPECT_EQ(h.stats().clamped_future, 1u);
@@ -161,7 +165,8 @@ TEST(HitboxHistory, WorksAcrossTheTickWrap) {
 }
 
 // Whatever a client claims, the clamped time lies within [now - cap, min(now, newest)] and can be filled.
-RC_GTEST_PROP(HitboxHistoryProp, ClampedTimesAreAlwaysWithinTheCap, (std::uint32_t from, std::uint16_t frac)) {
+RC_GTEST_PROP(HitboxHistoryProp, ClampedTimesAreAlwaysWithinTheCap,
+              (std::uint32_t from, std::uint16_t frac)) {
     auto h = recorded(1000, 1100);
     const Tick now{1101};
     const ViewTime v = h.clamp(ViewTime{Tick{from}, frac}, now);

@@ -1,4 +1,5 @@
-// Tests for InputJitterBuffer: order, redundancy, duplicates, late and missing inputs, floods, rate limit, offsets.
+// Tests for InputJitterBuffer: order, redundancy, duplicates, late and missing inputs, floods, rate limit,
+// offsets.
 #include <rewind/core/rng.hpp>
 #include <rewind/sync/input_jitter_buffer.hpp>
 
@@ -43,7 +44,8 @@ TEST(InputJitterBufferConfig, DefaultsAreValidAndBadValuesAreNamed) {
 TEST(InputJitterBuffer, PlaysOneInputPerTickInOrder) {
     InputJitterBuffer<In> buf({}, Tick{100});
     // Packets arrive 2 ticks early, each with 3 redundant copies.
-    for (std::uint32_t t = 100; t < 102; ++t) ASSERT_EQ(buf.push(Tick{t}, packet(t), 0_ms), PacketVerdict::accepted);
+    for (std::uint32_t t = 100; t < 102; ++t)
+        ASSERT_EQ(buf.push(Tick{t}, packet(t), 0_ms), PacketVerdict::accepted);
     for (std::uint32_t t = 100; t < 200; ++t) {
         ASSERT_EQ(buf.push(Tick{t + 2}, packet(t + 2), Micros{t * 16667}), PacketVerdict::accepted);
         const In in = buf.pop(Tick{t});
@@ -133,7 +135,7 @@ TEST(InputJitterBuffer, FloodGainsNothingAndIsFlagged) {
             (void)buf.push(Tick{sent}, packet(sent, 1), Micros{t * 16667});
         }
         const In in = buf.pop(Tick{t});
-        EXPECT_LE(in.made_for, t);  // never an input made for a later tick
+        EXPECT_LE(in.made_for, t);       // never an input made for a later tick
         EXPECT_GE(in.made_for, played);  // in tick order
         played = in.made_for;
         EXPECT_LE(buf.depth(), 8);
@@ -153,7 +155,7 @@ TEST(InputJitterBuffer, OverflowKeepsTheNearestTicks) {
     (void)buf.push(Tick{5}, packet(5, 1), 0_ms);
     (void)buf.push(Tick{7}, packet(7, 1), 0_ms);
     (void)buf.push(Tick{9}, packet(9, 1), 0_ms);
-    (void)buf.push(Tick{1}, packet(1, 1), 0_ms);  // nearer than 9: 9 is evicted
+    (void)buf.push(Tick{1}, packet(1, 1), 0_ms);    // nearer than 9: 9 is evicted
     (void)buf.push(Tick{20}, packet(20, 1), 0_ms);  // farther than all: dropped
     EXPECT_EQ(buf.stats().overflow_dropped, 2u);
     EXPECT_EQ(buf.depth(), 3);
@@ -197,7 +199,8 @@ TEST(InputJitterBuffer, ArrivalOffsetIsSmoothedAndSigned) {
     InputJitterBuffer<In> buf({}, Tick{100});
     for (int i = 0; i < 50; ++i) (void)buf.push(Tick{103}, packet(103, 1), Micros{i * 10000});
     EXPECT_NEAR(buf.arrival_offset_ticks(), 3.0, 1e-9);
-    for (int i = 50; i < 110; ++i) (void)buf.push(Tick{98}, packet(98, 1), Micros{i * 10000});  // 2 ticks late
+    for (int i = 50; i < 110; ++i)
+        (void)buf.push(Tick{98}, packet(98, 1), Micros{i * 10000});  // 2 ticks late
     EXPECT_EQ(buf.stats().rate_limited, 0u);
     EXPECT_NEAR(buf.arrival_offset_ticks(), -2.0, 0.01);
     EXPECT_EQ(buf.last_arrival_offset_ticks(), -2);
@@ -226,8 +229,8 @@ TEST(InputJitterBuffer, PopBackwardsOrLargeJumpsAreSafe) {
     EXPECT_GE(buf.stats().skipped_ticks, 999u);
 }
 
-// Whatever the packets (random ticks, sizes, times), the buffer never plays out of order, never holds more than
-// max_queue, and every pop returns either the input made for that tick or the one played before.
+// Whatever the packets (random ticks, sizes, times), the buffer never plays out of order, never holds more
+// than max_queue, and every pop returns either the input made for that tick or the one played before.
 RC_GTEST_PROP(InputJitterBufferProp, NeverCrashesAndPlaysInOrder, (std::uint64_t seed)) {
     Rng rng(seed);
     InputJitterBuffer<In> buf({}, Tick{rng.next_u32()});

@@ -1,4 +1,5 @@
-// Tests for InterpolationBuffer: bracketing, wrap-aware keys, the extrapolation cap, starvation and delay adaptation.
+// Tests for InterpolationBuffer: bracketing, wrap-aware keys, the extrapolation cap, starvation and delay
+// adaptation.
 #include <rewind/core/rng.hpp>
 #include <rewind/sync/interpolation_buffer.hpp>
 
@@ -19,7 +20,9 @@ struct Pos {
 };
 
 /// Linear interpolation, as a game's interpolate() would (extrapolates for t > 1).
-double lerp(const InterpolationSample<Pos>& s) { return s.from->x + (s.to->x - s.from->x) * static_cast<double>(s.t); }
+double lerp(const InterpolationSample<Pos>& s) {
+    return s.from->x + (s.to->x - s.from->x) * static_cast<double>(s.t);
+}
 
 /// Ticks from whole tick `b` to `a` (keeps braces out of the test macros).
 double ticks_after(FracTick a, std::uint32_t b) { return a - FracTick{Tick{b}, 0.0}; }
@@ -56,7 +59,8 @@ TEST(InterpolationBuffer, InitialDelayIsTwoIntervalsPlusJitter) {
 
 TEST(InterpolationBuffer, InterpolatesBetweenTheBracketingPair) {
     InterpolationBuffer<Pos> buf(fixed_delay(4.0));
-    for (std::uint32_t k = 100; k <= 110; k += 2) ASSERT_TRUE(buf.push(Tick{k}, Pos{k * 10.0, k}, at_tick(k)));
+    for (std::uint32_t k = 100; k <= 110; k += 2)
+        ASSERT_TRUE(buf.push(Tick{k}, Pos{k * 10.0, k}, at_tick(k)));
     // Server at 109.5 -> render 105.5: between 104 and 106, 3/4 of the way.
     const auto s = buf.sample_at(FracTick{Tick{109}, 0.5}, at_tick(109.5));
     ASSERT_EQ(s.mode, SampleMode::interpolate);
@@ -76,7 +80,8 @@ TEST(InterpolationBuffer, KeysAreWrapAwareAndOutOfOrderArrivalsAreSorted) {
     InterpolationBuffer<Pos> buf(fixed_delay(2.0));
     const std::uint32_t base = 0xFFFFFFFCu;
     // Arrive out of order across the wrap: -4, 0, -2, 2.
-    for (std::uint32_t off : {0u, 4u, 2u, 6u}) ASSERT_TRUE(buf.push(Tick{base + off}, Pos{static_cast<double>(off), 0}, 0_ms));
+    for (std::uint32_t off : {0u, 4u, 2u, 6u})
+        ASSERT_TRUE(buf.push(Tick{base + off}, Pos{static_cast<double>(off), 0}, 0_ms));
     EXPECT_EQ(buf.oldest_tick(), Tick{base});
     EXPECT_EQ(buf.newest_tick(), Tick{base + 6});
     // Server at base+5 -> render base+3: between base+2 and base+4 (= tick 0), halfway.
@@ -123,7 +128,8 @@ TEST(InterpolationBuffer, ExtrapolatesAtMostTwoTicksThenHolds) {
     EXPECT_LT(buf.depth_at(FracTick{Tick{114}, 0.0}), 0.0);
 }
 
-RC_GTEST_PROP(InterpolationBufferProp, NeverExtrapolatesPastTheCap, (std::uint32_t base, std::uint8_t ahead_q)) {
+RC_GTEST_PROP(InterpolationBufferProp, NeverExtrapolatesPastTheCap,
+              (std::uint32_t base, std::uint8_t ahead_q)) {
     InterpolationBuffer<Pos> buf(fixed_delay(4.0));
     buf.push(Tick{base}, Pos{0.0, 0}, 0_ms);
     buf.push(Tick{base + 3}, Pos{300.0, 0}, 0_ms);
@@ -186,8 +192,8 @@ TEST(InterpolationBuffer, StarvationRaisesTheDelaySmoothlyAndHealthLowersItSlowl
         peak = std::max(peak, buf.delay_ticks());
     }
     EXPECT_GE(buf.stats().starvations, 2u);
-    EXPECT_GT(peak, initial + 1.0);           // raised
-    EXPECT_LE(max_step, 0.1 + 1e-4);          // by at most 10 % of a tick per tick: no visible jump
+    EXPECT_GT(peak, initial + 1.0);            // raised
+    EXPECT_LE(max_step, 0.1 + 1e-4);           // by at most 10 % of a tick per tick: no visible jump
     EXPECT_LT(buf.delay_ticks(), peak - 1.0);  // lowered again once healthy
     EXPECT_GE(buf.delay_ticks(), initial - 1e-9);
 }
@@ -210,17 +216,23 @@ TEST(InterpolationBuffer, SmoothUnderLossAndJitterOnceAdapted) {
         SCOPED_TRACE("seed=" + std::to_string(seed));
         Rng rng(seed);
         InterpolationBuffer<Pos> buf;
-        // 30 Hz snapshots, 50 ms latency, 0..20 ms jitter, 5 % loss; rendered on the buffer's own arrival clock.
-        struct Pending { double arrive; std::uint32_t tick; };
+        // 30 Hz snapshots, 50 ms latency, 0..20 ms jitter, 5 % loss; rendered on the buffer's own arrival
+        // clock.
+        struct Pending {
+            double arrive;
+            std::uint32_t tick;
+        };
         std::vector<Pending> in_flight;
         std::uint64_t starvations_at_10s = 0;
         for (int frame = 0; frame < 60 * 30; ++frame) {
             const double server = 5000.0 + frame;
             if (frame % 2 == 0 && rng.uniform(100) >= 5)
-                in_flight.push_back({server + 3.0 + rng.uniform(1200) / 1000.0, static_cast<std::uint32_t>(server)});
+                in_flight.push_back(
+                    {server + 3.0 + rng.uniform(1200) / 1000.0, static_cast<std::uint32_t>(server)});
             for (auto it = in_flight.begin(); it != in_flight.end();) {
                 if (it->arrive <= server) {
-                    buf.push(Tick{it->tick}, Pos{static_cast<double>(it->tick), it->tick}, at_tick(it->arrive));
+                    buf.push(Tick{it->tick}, Pos{static_cast<double>(it->tick), it->tick},
+                             at_tick(it->arrive));
                     it = in_flight.erase(it);
                 } else {
                     ++it;

@@ -140,7 +140,8 @@ TEST(PredictionHistory, AckOlderThanTheRingSnapsAndReplaysWhatIsLeft) {
     EXPECT_TRUE(r.correction.history_missing);
     EXPECT_LE(steps_run, 128);
     EXPECT_EQ(h.stats().history_misses, 1u);
-    // An ack 2^31 - 1 ticks back is stale relative to nothing yet known... in a fresh history it is bounded too.
+    // An ack 2^31 - 1 ticks back is stale relative to nothing yet known... in a fresh history it is bounded
+    // too.
     History fresh;
     fresh.reset(Tick{0}, World{});
     predict(fresh, 1, 200);
@@ -180,7 +181,8 @@ RC_GTEST_PROP(PredictionHistoryProp, ReplayEqualsStraightSimulation, (std::uint6
     const int ticks = 20 + static_cast<int>(rng.uniform(200));
     for (int i = 1; i <= ticks; ++i) {
         World w = h.latest_state();
-        const Move m{static_cast<std::int32_t>(rng.uniform(7)) - 3, static_cast<std::int32_t>(rng.uniform(7)) - 3};
+        const Move m{static_cast<std::int32_t>(rng.uniform(7)) - 3,
+                     static_cast<std::int32_t>(rng.uniform(7)) - 3};
         step(w, m, start + i);
         h.record(start + i, m, w);
         moves.push_back(m);
@@ -190,7 +192,8 @@ RC_GTEST_PROP(PredictionHistoryProp, ReplayEqualsStraightSimulation, (std::uint6
     const World server{static_cast<std::int32_t>(rng.uniform(100)), 7, 1};
     (void)h.reconcile(ack, server, compare, step);
     World expect = server;
-    for (int i = ticks - back + 1; i <= ticks; ++i) step(expect, moves[static_cast<std::size_t>(i - 1)], start + i);
+    for (int i = ticks - back + 1; i <= ticks; ++i)
+        step(expect, moves[static_cast<std::size_t>(i - 1)], start + i);
     RC_ASSERT(h.latest_state() == expect);
 }
 
