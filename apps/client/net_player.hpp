@@ -1,0 +1,83 @@
+// NetPlayer: one arena client over real UDP (EnetTransport, optionally conditioned), optionally driven by a bot.
+#pragma once
+
+#include <arena/arena_game.hpp>
+#include <arena/bot.hpp>
+
+#include <rewind/core/log.hpp>
+#include <rewind/core/result.hpp>
+#include <rewind/core/time.hpp>
+#include <rewind/session/client_server/client.hpp>
+#include <rewind/transport/conditioned_transport.hpp>
+#include <rewind/transport/enet_transport.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace apps {
+
+/// The game id the arena programs present in connect_request ("AREN"); server and client must agree.
+inline constexpr std::uint32_t kArenaGameId = 0x4152454Eu;
+
+/// The client session type the programs use.
+using ArenaClient = rwd::client_server::Client<arena::ArenaGame>;
+
+/// How a NetPlayer connects and plays.
+struct NetPlayerConfig {
+    rwd::transport::Address server{"127.0.0.1", 7777};  ///< where the server listens
+    int tick_rate_hz = 60;                              ///< must match the server's
+    bool bot = false;                                   ///< a bot chooses the inputs
+    std::uint64_t bot_seed = 1;                         ///< the bot's seed
+    std::uint64_t link_seed = 1;                        ///< seed of the client-side link conditioner
+    rwd::Logger logger{};                               ///< the session's log hook
+};
+
+/// Parses "HOST:PORT" (port 1..65535); invalid_argument otherwise.
+[[nodiscard]] rwd::Result<rwd::transport::Address> parse_host_port(const std::string& text);
+
+/// What a bot on a client sees: its predicted self and every other player as the client renders them.
+[[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
+
+/// One arena client: a client-only EnetTransport, wrapped in a ConditionedTransport (perfect until the links are
+/// changed), a Client<ArenaGame>, and, for bots, an arena::Bot that picks the input each tick from bot_view_of().
+class NetPlayer {
+public:
+    /// A bound client endpoint (ephemeral port) and a connect attempt to config.server; io_error etc. on failure.
+    [[nodiscard]] static rwd::Result<std::unique_ptr<NetPlayer>> start(const NetPlayerConfig& config, rwd::Micros now);
+
+    /// Moves the session to `now`; a bot picks its input whenever the client's tick moved.
+    void update(rwd::Micros now);
+    /// Says goodbye (client_quit) and flushes it.
+    void quit(rwd::Micros now);
+
+    /// The session.
+    [[nodiscard]] ArenaClient& client() { return *client_; }
+    /// The session (read only).
+    [[nodiscard]] const ArenaClient& client() const { return *client_; }
+    /// The client-side link conditioner (change its links to impair this client's own traffic).
+    [[nodiscard]] rwd::transport::ConditionedTransport& link() { return *conditioned_; }
+    /// The real UDP endpoint.
+    [[nodiscard]] rwd::transport::EnetTransport& udp() { return *udp_; }
+    /// The input a bot chose last (neutral for a human-driven player).
+    [[nodiscard]] const arena::Input& last_bot_input() const { return bot_input_; }
+    /// Whether the session is playing.
+    [[nodiscard]] bool playing() const { return client_->phase() == rwd::client_server::ClientPhase::playing; }
+    /// Whether the session has ended (disconnected, refused or timed out).
+    [[nodiscard]] bool ended() const { return client_->phase() == rwd::client_server::ClientPhase::disconnected; }
+
+private:
+    NetPlayer() = default;
+
+    NetPlayerConfig config_;
+    std::unique_ptr<rwd::transport::EnetTransport> udp_;
+    std::unique_ptr<rwd::transport::ConditionedTransport> conditioned_;
+    std::unique_ptr<ArenaClient> client_;
+    std::optional<arena::Bot> bot_;
+    arena::Input bot_input_{};
+    rwd::Tick last_tick_{};
+    bool has_tick_ = false;
+};
+
+}  // namespace apps

@@ -1,0 +1,81 @@
+// rewind-client's command line.
+#include "client/options.hpp"
+
+#include "client/net_player.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+namespace apps {
+
+int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
+    stop = true;
+    CLI::App app{"rewind-client: the arena over real UDP. Client-server (default): predicts the own player, "
+                 "interpolates the others, shows a debug overlay (F1), ghosts of the server's positions (F2) and a "
+                 "client-side link conditioner. WASD move, mouse aim, left click fire, right click alt-fire, "
+                 "R reload, space dash."};
+    app.add_option("--model", o.model, "Sync model: cs (client-server) or rollback (2-player peer-to-peer)")
+        ->check(CLI::IsMember({"cs", "rollback"}))
+        ->capture_default_str();
+    app.add_option("--connect", o.connect, "Server HOST:PORT (cs)")->capture_default_str();
+    app.add_option("--peer", o.peer, "The other player's HOST:PORT (rollback)");
+    app.add_option("--listen", o.listen_port, "Local UDP port (rollback)")->capture_default_str();
+    app.add_flag("--headless", o.headless, "No window (load tests); needs --bot");
+    app.add_flag("--bot", o.bot, "An arena bot plays");
+    app.add_option("--duration", o.duration_s, "Leave after this many seconds (0 = never)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--seed", o.seed, "Seed of the bot and the client-side conditioner")->capture_default_str();
+    app.add_option("--tick-rate", o.tick_rate_hz, "Simulation ticks per second (must match the server)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_option("--stats-interval", o.stats_interval_s, "Headless: seconds between status lines (0 = none)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--screenshot", o.screenshot, "Save frame number --frames as a PNG to this file, then quit");
+    app.add_option("--frames", o.frames, "Frames to render before the screenshot")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--width", o.width, "Window width")->check(CLI::Range(320, 8192))->capture_default_str();
+    app.add_option("--height", o.height, "Window height")->check(CLI::Range(240, 8192))->capture_default_str();
+    app.add_flag("!--no-overlay", o.overlay, "Start with the debug overlay hidden");
+    app.add_flag("--ghosts", o.ghosts, "Start with server-authoritative ghosts shown");
+    app.add_option("--latency", o.latency_ms, "Client-side conditioner: one-way latency in ms, each direction")
+        ->check(CLI::Range(0.0, 5000.0));
+    app.add_option("--jitter", o.jitter_ms, "Client-side conditioner: jitter in ms, each direction")
+        ->check(CLI::Range(0.0, 5000.0));
+    app.add_option("--loss", o.loss_pct, "Client-side conditioner: loss in percent, each direction")
+        ->check(CLI::Range(0.0, 100.0));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    if (o.headless && !o.bot) {
+        std::fprintf(stderr, "rewind-client: --headless needs --bot (nobody would press the keys)\n");
+        return 2;
+    }
+    if (o.headless && !o.screenshot.empty()) {
+        std::fprintf(stderr, "rewind-client: --screenshot needs a window (drop --headless)\n");
+        return 2;
+    }
+    auto server = parse_host_port(o.connect);
+    if (!server.ok()) {
+        std::fprintf(stderr, "rewind-client: --connect '%s': %.*s\n", o.connect.c_str(),
+                     static_cast<int>(server.error().detail.size()), server.error().detail.data());
+        return 2;
+    }
+    o.server = server.value();
+    if (o.model == "rollback") {
+        auto peer = parse_host_port(o.peer);
+        if (!peer.ok()) {
+            std::fprintf(stderr, "rewind-client: --model rollback needs --peer HOST:PORT (got '%s')\n", o.peer.c_str());
+            return 2;
+        }
+        o.peer_address = peer.value();
+    }
+    stop = false;
+    return 0;
+}
+
+}  // namespace apps

@@ -1,0 +1,43 @@
+// ClientOptions: rewind-client's command line (CLI11), validated into one struct.
+#pragma once
+
+#include <rewind/core/result.hpp>
+#include <rewind/transport/transport.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace apps {
+
+/// Everything rewind-client can be told on its command line.
+struct ClientOptions {
+    std::string model = "cs";                 ///< "cs" (client-server) or "rollback"
+    std::string connect = "127.0.0.1:7777";   ///< server HOST:PORT (client-server)
+    std::string peer;                         ///< the other player's HOST:PORT (rollback)
+    std::uint16_t listen_port = 7000;         ///< local UDP port (rollback)
+    bool headless = false;                    ///< no window
+    bool bot = false;                         ///< a bot plays instead of the keyboard and mouse
+    double duration_s = 0.0;                  ///< leave after this long (0 = until closed or signalled)
+    std::uint64_t seed = 1;                   ///< seeds the bot and the client-side conditioner
+    int tick_rate_hz = 60;                    ///< must match the server
+    double stats_interval_s = 0.0;            ///< headless: seconds between status lines (0 = none)
+    std::string screenshot;                   ///< save the frame after --frames frames as PNG, then quit
+    int frames = 120;                         ///< frames before the screenshot
+    int width = 1280;                         ///< window width
+    int height = 800;                         ///< window height
+    bool overlay = true;                      ///< show the debug overlay
+    bool ghosts = false;                      ///< draw server-authoritative positions as ghosts
+    double latency_ms = 0.0;                  ///< client-side conditioner: one-way latency, each direction
+    double jitter_ms = 0.0;                   ///< client-side conditioner: jitter, each direction
+    double loss_pct = 0.0;                    ///< client-side conditioner: loss in percent, each direction
+
+    /// The parsed --connect.
+    rwd::transport::Address server{};
+    /// The parsed --peer.
+    rwd::transport::Address peer_address{};
+};
+
+/// Parses argv. Returns the exit code to leave with (0 for --help) when the program should stop, or nothing.
+[[nodiscard]] int parse_client_options(int argc, char** argv, ClientOptions& out, bool& stop);
+
+}  // namespace apps

@@ -1,0 +1,51 @@
+// rewind-server: the headless dedicated arena server over real UDP (ENet).
+#include "server/server_app.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    apps::ServerOptions o;
+    CLI::App app{"rewind-server: the authoritative arena server. Clients connect with rewind-client --connect "
+                 "HOST:PORT. Logs are key=value lines on stdout; the first one names the port."};
+    app.add_option("--host", o.host, "IPv4 address to bind")->capture_default_str();
+    app.add_option("--port", o.port, "UDP port (0 = one the OS picks)")->capture_default_str();
+    app.add_option("--max-players", o.max_players, "Seats")->check(CLI::Range(1, 64))->capture_default_str();
+    app.add_option("--tick-rate", o.tick_rate_hz, "Simulation ticks per second")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_option("--snapshot-rate", o.snapshot_rate_hz, "Snapshots per second per client (10..60, <= tick rate)")
+        ->check(CLI::Range(10, 60))
+        ->capture_default_str();
+    app.add_option("--bots", o.bots, "Bots filling empty seats (one seat always stays free for a human)")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
+    app.add_option("--duration", o.duration_s, "Stop after this many seconds (0 = until SIGINT/SIGTERM)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--status-interval", o.status_interval_s, "Seconds between status lines (0 = none)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app.add_option("--seed", o.seed, "Seed of the match and the bots")->capture_default_str();
+    app.add_flag("--debug", o.debug, "Log the library's debug messages too");
+    CLI11_PARSE(app, argc, argv);
+
+    // Signals are blocked before anything else starts, so SIGINT/SIGTERM are only ever taken by the main loop.
+    apps::SignalWaiter signals;
+    apps::RealClock clock;
+    apps::KvLog log(stdout, "server", clock);
+    auto created = apps::ServerApp::create(o, clock, log);
+    if (!created.ok()) {
+        std::fprintf(stderr, "rewind-server: cannot start on %s:%u: %s (%.*s)\n", o.host.c_str(), o.port,
+                     rwd::error_name(created.code()).data(), static_cast<int>(created.error().detail.size()),
+                     created.error().detail.data());
+        return 1;
+    }
+    apps::ServerApp& server = *created.value();
+    log.kvf(rwd::LogLevel::info,
+            "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d bots=%d seed=%llu",
+            server.port(), o.host.c_str(), o.max_players, o.tick_rate_hz, o.snapshot_rate_hz, o.bots,
+            static_cast<unsigned long long>(o.seed));
+    return server.run(signals);
+}

@@ -1,0 +1,163 @@
+// ServerApp: binding, the real-time loop, bots filling seats, status lines and the orderly goodbye.
+#include "server/server_app.hpp"
+
+#include <arena/state.hpp>
+
+#include <algorithm>
+
+namespace apps {
+
+using rwd::LogLevel;
+using rwd::Micros;
+namespace cs = rwd::client_server;
+namespace tr = rwd::transport;
+
+rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o, const RealClock& clock,
+                                                          const KvLog& log) {
+    if (o.max_players < 1 || o.max_players > arena::kMaxPlayers)
+        return rwd::Error{rwd::Errc::invalid_config, "--max-players must be 1..64"};
+    if (o.bots < 0 || o.bots > arena::kMaxPlayers) return rwd::Error{rwd::Errc::invalid_config, "--bots must be 0..64"};
+    std::unique_ptr<ServerApp> app(new ServerApp(o, clock, log));
+    cs::ServerConfig sc;
+    sc.tick_rate_hz = o.tick_rate_hz;
+    sc.snapshot_rate_hz = o.snapshot_rate_hz;
+    sc.max_clients = o.max_players;
+    sc.game_id = kArenaGameId;
+    sc.clock = cs::StatsClock{&RealClock::read, const_cast<RealClock*>(&clock)};
+    sc.logger = log.logger(o.debug ? LogLevel::debug : LogLevel::info);
+    if (auto s = sc.validate(); !s.ok()) return s.error();
+
+    tr::EnetConfig ec;
+    ec.bind_host = o.host;
+    ec.port = o.port;
+    ec.max_peers = static_cast<std::size_t>(o.max_players) + 4;  // room to tell a latecomer "server_full"
+    auto udp = tr::EnetTransport::create(ec);
+    if (!udp.ok()) return udp.error();
+    app->udp_ = std::move(udp.value());
+    app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(*app->udp_, sc, arena::new_match(o.seed));
+    return app;
+}
+
+int ServerApp::seated_bots() const {
+    int n = 0;
+    for (const auto& b : bots_) {
+        const int slot = b->client().slot();
+        if (slot >= 0 && !b->ended() && server_->seated(slot)) ++n;
+    }
+    return n;
+}
+
+void ServerApp::manage_bots(Micros now) {
+    // Bots that were dropped (kicked, timed out) leave the roster; a new one may take their place later.
+    std::erase_if(bots_, [](const std::unique_ptr<NetPlayer>& b) { return b->ended(); });
+    if (now < next_bot_change_) return;
+    const int humans = server_->seated_count() - seated_bots();
+    // Bots fill empty seats but always leave one free, so a human can join; when one does, a bot leaves.
+    const int wanted = std::clamp(std::min(options_.bots, options_.max_players - 1 - humans), 0, options_.bots);
+    const int have = static_cast<int>(bots_.size());
+    if (have > wanted) {
+        bots_.back()->quit(now);
+        log_.kvf(LogLevel::info, "event=bot_leave slot=%d humans=%d bots=%d", bots_.back()->client().slot(), humans,
+                 have - 1);
+        bots_.pop_back();
+        next_bot_change_ = now + Micros{200'000};
+    } else if (have < wanted) {
+        NetPlayerConfig pc;
+        const std::string& host = options_.host == "0.0.0.0" ? std::string("127.0.0.1") : options_.host;
+        pc.server = tr::Address{host, port()};
+        pc.tick_rate_hz = options_.tick_rate_hz;
+        pc.bot = true;
+        pc.bot_seed = options_.seed * 1000 + ++bots_started_;
+        pc.link_seed = pc.bot_seed;
+        auto b = NetPlayer::start(pc, now);
+        if (!b.ok()) {
+            log_.kvf(LogLevel::warn, "event=bot_failed error=%s", rwd::error_name(b.code()).data());
+            next_bot_change_ = now + Micros{5'000'000};
+            return;
+        }
+        bots_.push_back(std::move(b.value()));
+        next_bot_change_ = now + Micros{200'000};
+    }
+}
+
+void ServerApp::status(Micros now) {
+    const auto& st = server_->stats();
+    const auto c = udp_->counters();
+    const double span_s = std::max(1e-3, (now - last_status_).seconds());
+    const std::uint64_t ticks = st.ticks - last_ticks_;
+    const double tick_ms = ticks ? (st.total_tick_time - last_tick_time_).millis() / static_cast<double>(ticks) : 0.0;
+    const int bots = seated_bots();
+    log_.kvf(LogLevel::info,
+             "event=status tick=%u players=%d humans=%d bots=%d tick_ms=%.3f tick_ms_max=%.3f kbps_out=%.1f "
+             "kbps_in=%.1f snapshots=%llu malformed=%llu garbage_dropped=%llu refused=%llu ticks_dropped=%llu",
+             st.tick.value, server_->seated_count(), server_->seated_count() - bots, bots, tick_ms,
+             st.max_tick_time.millis(), static_cast<double>(c.bytes_sent - last_bytes_out_) * 8.0 / 1000.0 / span_s,
+             static_cast<double>(c.bytes_received - last_bytes_in_) * 8.0 / 1000.0 / span_s,
+             static_cast<unsigned long long>(st.snapshots_sent), static_cast<unsigned long long>(st.malformed),
+             static_cast<unsigned long long>(c.datagrams_ignored), static_cast<unsigned long long>(st.refused),
+             static_cast<unsigned long long>(st.ticks_dropped));
+    last_status_ = now;
+    last_bytes_out_ = c.bytes_sent;
+    last_bytes_in_ = c.bytes_received;
+    last_ticks_ = st.ticks;
+    last_tick_time_ = st.total_tick_time;
+}
+
+void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
+    // Bots leave first (they are our own), then every remaining client hears server_shutdown before the socket
+    // closes: kick() sends the Disconnect reliably and closes the connection kick_linger (200 ms) later.
+    for (auto& b : bots_) b->quit(now);
+    int told = 0;
+    for (int slot = 0; slot < server_->max_clients(); ++slot) {
+        if (!server_->seated(slot)) continue;
+        server_->kick(slot, cs::DisconnectCode::server_shutdown, now);
+        ++told;
+    }
+    log_.kvf(LogLevel::info, "event=shutdown clients_told=%d", told);
+    const Micros until = now + server_->config().kick_linger + Micros{300'000};
+    for (Micros t = clock_.now(); t < until; t = clock_.now()) {
+        server_->update(t);
+        for (auto& b : bots_) b->udp().update(t);
+        (void)signals.sleep(Micros{5000});  // a second signal changes nothing: the goodbye is already going out
+    }
+    bots_.clear();
+}
+
+int ServerApp::run(SignalWaiter& signals) {
+    const Micros start = clock_.now();
+    last_status_ = start;
+    const Micros end = start + Micros::from_seconds(options_.duration_s);
+    const Micros status_every = Micros::from_seconds(options_.status_interval_s);
+    Micros next_status = start + status_every;
+    const char* why = "duration";
+    for (;;) {
+        const Micros now = clock_.now();
+        server_->update(now);
+        for (auto& b : bots_) b->update(now);
+        if (options_.bots > 0) manage_bots(now);
+        if (status_every.count > 0 && now >= next_status) {
+            status(now);
+            next_status = now + status_every;
+        }
+        if (options_.duration_s > 0.0 && now >= end) break;
+        if (signals.sleep(Micros{2000})) {
+            why = signals.name();
+            break;
+        }
+    }
+    log_.kvf(LogLevel::info, "event=stopping reason=%s", why);
+    shutdown(clock_.now(), signals);
+    const auto& st = server_->stats();
+    const auto c = udp_->counters();
+    log_.kvf(LogLevel::info,
+             "event=exit ticks=%llu connects=%llu disconnects=%llu timeouts=%llu malformed=%llu garbage_dropped=%llu "
+             "datagrams_received=%llu kicked_garbage=%llu snapshots=%llu",
+             static_cast<unsigned long long>(st.ticks), static_cast<unsigned long long>(st.connects),
+             static_cast<unsigned long long>(st.disconnects), static_cast<unsigned long long>(st.timeouts),
+             static_cast<unsigned long long>(st.malformed), static_cast<unsigned long long>(c.datagrams_ignored),
+             static_cast<unsigned long long>(c.datagrams_received), static_cast<unsigned long long>(st.kicked_garbage),
+             static_cast<unsigned long long>(st.snapshots_sent));
+    return 0;
+}
+
+}  // namespace apps

@@ -1,0 +1,70 @@
+// ServerApp: the dedicated arena server: an EnetTransport, a Server<ArenaGame>, in-process bot clients, status.
+#pragma once
+
+#include "client/app_support.hpp"
+#include "client/net_player.hpp"
+
+#include <arena/arena_game.hpp>
+
+#include <rewind/core/result.hpp>
+#include <rewind/core/time.hpp>
+#include <rewind/session/client_server/server.hpp>
+#include <rewind/transport/enet_transport.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace apps {
+
+/// How rewind-server runs (its command line).
+struct ServerOptions {
+    std::string host = "0.0.0.0";   ///< address to bind
+    std::uint16_t port = 7777;      ///< UDP port; 0 = one the OS picks (printed in the first log line)
+    int max_players = 16;           ///< seats, 1..64
+    int tick_rate_hz = 60;          ///< simulation rate
+    int snapshot_rate_hz = 30;      ///< snapshots per second per client
+    int bots = 0;                   ///< bots that fill empty seats (always leaving one free for a human)
+    double duration_s = 0.0;        ///< stop after this long (0 = until SIGINT/SIGTERM)
+    double status_interval_s = 5.0; ///< seconds between status lines (0 = none)
+    std::uint64_t seed = 1;         ///< seeds the match and the bots
+    bool debug = false;             ///< log the library's debug messages too
+};
+
+/// The server program: owns the transport, the session and the bots, and runs the real-time loop.
+class ServerApp {
+public:
+    /// Binds the port and builds the session; io_error (port in use, ...) or invalid_config with a reason.
+    [[nodiscard]] static rwd::Result<std::unique_ptr<ServerApp>> create(const ServerOptions& options, const RealClock& clock,
+                                                                        const KvLog& log);
+    /// Runs until --duration or a signal, then says goodbye to every client. Returns the exit code.
+    int run(SignalWaiter& signals);
+    /// The port actually bound.
+    [[nodiscard]] std::uint16_t port() const { return udp_->local_address().port; }
+
+private:
+    ServerApp(const ServerOptions& options, const RealClock& clock, const KvLog& log)
+        : options_(options), clock_(clock), log_(log) {}
+    void manage_bots(rwd::Micros now);
+    [[nodiscard]] int seated_bots() const;
+    void status(rwd::Micros now);
+    void shutdown(rwd::Micros now, SignalWaiter& signals);
+
+    ServerOptions options_;
+    const RealClock& clock_;
+    const KvLog& log_;
+    std::unique_ptr<rwd::transport::EnetTransport> udp_;
+    std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
+    std::vector<std::unique_ptr<NetPlayer>> bots_;
+    std::uint64_t bots_started_ = 0;
+    rwd::Micros next_bot_change_{};
+    // status interval bookkeeping
+    rwd::Micros last_status_{};
+    std::uint64_t last_bytes_out_ = 0;
+    std::uint64_t last_bytes_in_ = 0;
+    std::uint64_t last_ticks_ = 0;
+    rwd::Micros last_tick_time_{};
+};
+
+}  // namespace apps
