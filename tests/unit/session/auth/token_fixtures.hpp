@@ -1,0 +1,51 @@
+/// Shared fixtures of the connect token tests: fixed-seed backend keys and a valid token's fields.
+#pragma once
+
+#include <rewind/session/auth/connect_token.hpp>
+#include <rewind/session/auth/keys.hpp>
+
+#include <cstdint>
+
+namespace authtest {
+
+using rwd::Micros;
+namespace auth = rwd::auth;
+
+/// A seed whose bytes are `base`, base+1, ... (tests need no hidden randomness).
+inline auth::KeySeed seed_from(std::uint8_t base) {
+    auth::KeySeed s{};
+    for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::uint8_t>(base + i);
+    return s;
+}
+
+/// The backend key of the tests.
+inline const auth::KeyPair& backend_keys() {
+    static const auth::KeyPair kp = auth::generate_keypair(seed_from(7));
+    return kp;
+}
+
+/// Some other key (an attacker's).
+inline const auth::KeyPair& other_keys() {
+    static const auth::KeyPair kp = auth::generate_keypair(seed_from(99));
+    return kp;
+}
+
+inline constexpr std::uint32_t kGameId = 0xA11CE;
+inline constexpr const char* kServer = "203.0.113.7:40000";
+inline constexpr Micros kIssued{1'700'000'000'000'000};  // a Unix time in microseconds
+inline constexpr Micros kLifetime{30'000'000};
+
+/// Fields of a valid token for kServer, issued at kIssued for 30 s.
+inline auth::TokenFields sample_fields(std::uint64_t client_id = 42, std::uint8_t nonce_base = 1) {
+    auth::TokenFields f;
+    f.game_id = kGameId;
+    f.client_id = client_id;
+    f.server_address = kServer;
+    f.issued_at = kIssued;
+    f.expires_at = kIssued + kLifetime;
+    for (std::size_t i = 0; i < f.nonce.size(); ++i) f.nonce[i] = static_cast<std::uint8_t>(nonce_base + i);
+    f.user_data = {'r', 'o', 'l', 'e', '=', '1'};
+    return f;
+}
+
+}  // namespace authtest
