@@ -7,7 +7,7 @@ packages=(
   clang libclang-rt-14-dev clang-format clang-tidy
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libxxhash-dev libenet-dev libsodium-dev nlohmann-json3-dev libcli11-dev
-  libsdl2-dev libimgui-dev libcairo2-dev
+  libsdl2-dev libimgui-dev libstb-dev libcairo2-dev
   xvfb xauth
 )
 

@@ -1,1 +1,134 @@
-// placeholder
+// ArenaView drawing: everything in grid units converted to pixels; tracers from ammo drops, faded over 150 ms.
+#include "client/arena_view.hpp"
+
+#include "client/palette.hpp"
+
+#include <arena/map.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace apps {
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+constexpr rwd::Micros kTracerLife{150'000};
+
+ImU32 col(palette::Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+
+palette::Rgb player_colour(std::uint32_t id, bool own) {
+    return own ? palette::kOwnPlayer : palette::kOthers[id % palette::kOthers.size()];
+}
+
+double aim_radians(std::uint16_t aim) { return static_cast<double>(aim) * kTwoPi / 65536.0; }
+
+}  // namespace
+
+void ArenaView::layout(ImVec2 top_left, ImVec2 size) {
+    const float side = std::max(16.0f, std::min(size.x, size.y));
+    scale_ = side / static_cast<float>(arena::kArenaSize);
+    origin_ = ImVec2(top_left.x + (size.x - side) * 0.5f, top_left.y + (size.y - side) * 0.5f);
+}
+
+ImVec2 ArenaView::to_screen(double x, double y) const {
+    return ImVec2(origin_.x + static_cast<float>(x) * scale_,
+                  origin_.y + static_cast<float>(arena::kArenaSize - y) * scale_);
+}
+
+void ArenaView::note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd::Micros now) {
+    // The snapshot carries no shot events: a magazine that lost a round means the rifle fired since last frame.
+    auto [it, fresh] = last_ammo_.try_emplace(id, e.ammo);
+    const bool fired = !fresh && e.ammo < it->second && (e.flags & arena::kAlive) != 0;
+    it->second = e.ammo;
+    if (!fired) return;
+    const double a = aim_radians(e.aim);
+    arena::Ray ray;
+    ray.ox = e.x;
+    ray.oy = e.y;
+    ray.ux = static_cast<std::int32_t>(std::lround(std::cos(a) * 16384.0));
+    ray.uy = static_cast<std::int32_t>(std::lround(std::sin(a) * 16384.0));
+    ray.length = arena::kRifleRange;
+    const double reach = arena::ray_walls(ray);  // the tracer stops at the first wall
+    tracers_.push_back(Tracer{to_screen(e.x, e.y), to_screen(e.x + std::cos(a) * reach, e.y + std::sin(a) * reach), now});
+}
+
+void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::EntitySnapshot& e, bool own) {
+    const ImVec2 c = to_screen(e.x, e.y);
+    const float r = static_cast<float>(arena::kPlayerRadius) * scale_;
+    const palette::Rgb colour = player_colour(id, own);
+    if ((e.flags & arena::kAlive) == 0) {  // dead, waiting to respawn
+        dl->AddCircle(c, r, col(colour, 90), 20, 1.5f);
+        return;
+    }
+    dl->AddCircleFilled(c, r, col(colour), 24);
+    const double a = aim_radians(e.aim);
+    const float len = r * 2.2f;
+    dl->AddLine(c, ImVec2(c.x + static_cast<float>(std::cos(a)) * len, c.y - static_cast<float>(std::sin(a)) * len),
+                col(colour), 2.0f);
+    const float w = r * 2.4f;
+    const float h = std::max(3.0f, r * 0.35f);
+    const ImVec2 bar(c.x - w * 0.5f, c.y - r - h - 4.0f);
+    const float frac = std::clamp(static_cast<float>(e.hp) / static_cast<float>(arena::kMaxHp), 0.0f, 1.0f);
+    dl->AddRectFilled(bar, ImVec2(bar.x + w, bar.y + h), col(palette::kHpBad));
+    dl->AddRectFilled(bar, ImVec2(bar.x + w * frac, bar.y + h), col(palette::kHpGood));
+    char label[8];
+    std::snprintf(label, sizeof label, "%u", id);
+    dl->AddText(ImVec2(c.x + r + 2.0f, c.y - r), IM_COL32(230, 230, 230, 200), label);
+}
+
+void ArenaView::draw(ImDrawList* dl, NetPlayer& player, rwd::Micros now, bool ghosts) {
+    const ImVec2 a0 = to_screen(0, arena::kArenaSize);
+    const ImVec2 a1 = to_screen(arena::kArenaSize, 0);
+    dl->AddRectFilled(a0, a1, col(palette::kBackground));
+    for (int m = 4; m < 64; m += 4) {
+        const double u = m * arena::kUnitsPerMeter;
+        dl->AddLine(to_screen(u, 0), to_screen(u, arena::kArenaSize), col(palette::kGrid));
+        dl->AddLine(to_screen(0, u), to_screen(arena::kArenaSize, u), col(palette::kGrid));
+    }
+    for (const arena::Box& b : arena::walls())
+        dl->AddRectFilled(to_screen(b.min_x, b.max_y), to_screen(b.max_x, b.min_y), col(palette::kWall));
+    dl->AddRect(a0, a1, col(palette::kWall), 0.0f, 0, 2.0f);
+
+    auto& client = player.client();
+    has_own_ = false;
+    if (client.phase() != rwd::client_server::ClientPhase::playing) return;
+    const std::uint32_t own_id = arena::ArenaGame::player_entity(client.slot());
+
+    if (ghosts && player.tap().has_snapshot()) {
+        for (const auto& rec : player.tap().newest().entities) {
+            const ImVec2 c = to_screen(rec.snap.x, rec.snap.y);
+            if (rec.snap.kind == arena::EntityKind::kProjectile) {
+                dl->AddCircle(c, static_cast<float>(arena::kRocketRadius) * scale_ + 1.0f, col(palette::kGhost, 160), 10);
+            } else if ((rec.snap.flags & arena::kAlive) != 0) {
+                dl->AddCircle(c, static_cast<float>(arena::kPlayerRadius) * scale_, col(palette::kGhost, 200), 24, 1.5f);
+            }
+        }
+    }
+
+    for (const auto& re : client.render_entities(now)) {
+        if (re.snap.kind == arena::EntityKind::kProjectile) {
+            dl->AddCircleFilled(to_screen(re.snap.x, re.snap.y),
+                                std::max(2.0f, static_cast<float>(arena::kRocketRadius) * scale_), col(palette::kProjectile), 12);
+            continue;
+        }
+        const bool own = re.id == own_id;
+        arena::EntitySnapshot e = re.snap;
+        if (own) {
+            if (auto s = client.smoothed_own_entity()) e = *s;  // prediction plus the decaying correction offset
+            own_screen_ = to_screen(e.x, e.y);
+            has_own_ = true;
+        }
+        note_shot(re.id, e, now);
+        draw_player(dl, re.id, e, own);
+    }
+
+    std::erase_if(tracers_, [&](const Tracer& t) { return now - t.born > kTracerLife; });
+    for (const Tracer& t : tracers_) {
+        const double life = 1.0 - (now - t.born).seconds() / kTracerLife.seconds();
+        dl->AddLine(t.from, t.to, col(palette::kTracer, static_cast<int>(60 + 195 * life)), 2.0f);
+    }
+}
+
+}  // namespace apps

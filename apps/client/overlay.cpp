@@ -1,1 +1,135 @@
-// placeholder
+// Overlay drawing: ImGui windows with PlotLines for each netcode figure, toggles and conditioner sliders.
+#include "client/overlay.hpp"
+
+#include "client/client_report.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <vector>
+
+namespace apps {
+
+namespace cs = rwd::client_server;
+
+void PlotHistory::push(float v) {
+    values_[static_cast<std::size_t>(next_)] = v;
+    next_ = (next_ + 1) % kSize;
+    count_ = std::min(count_ + 1, kSize);
+}
+
+void PlotHistory::plot(const char* label, const char* fmt, float height) const {
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, fmt, static_cast<double>(last()));
+    const int offset = count_ < kSize ? 0 : next_;
+    ImGui::PlotLines(label, values_.data(), count_, offset, overlay, FLT_MAX, FLT_MAX, ImVec2(0.0f, height));
+}
+
+void Overlay::sample(const NetPlayer& player, rwd::Micros now) {
+    if (now < next_sample_) return;
+    next_sample_ = now + rwd::Micros{100'000};
+    const auto& c = player.client();
+    const auto& s = c.stats();
+    rtt_.push(static_cast<float>(s.rtt.millis()));
+    jitter_.push(static_cast<float>(s.jitter.millis()));
+    loss_.push(static_cast<float>(s.loss * 100.0));
+    interp_depth_.push(static_cast<float>(s.interp_buffer_ticks));
+    corrections_.push(static_cast<float>(s.corrections_per_second));
+    drift_.push(static_cast<float>(s.server_tick_drift));
+    server_buffer_.push(static_cast<float>(s.server_input_buffer_depth));
+    kbps_up_.push(static_cast<float>(s.kbps_sent));
+    kbps_down_.push(static_cast<float>(s.kbps_received));
+    // One point per correction (not per sample): the error of each new misprediction, in centimetres.
+    const auto& log = c.corrections();
+    const std::uint64_t fresh = s.corrections - corrections_seen_;
+    corrections_seen_ = s.corrections;
+    const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(fresh, log.size()));
+    for (std::size_t i = log.size() - take; i < log.size(); ++i) error_.push(static_cast<float>(log[i].error_m * 100.0));
+}
+
+void Overlay::draw_conditioner(NetPlayer& player, OverlayToggles& t) {
+    bool changed = ImGui::Checkbox("client-side link conditioner", &t.conditioner);
+    if (t.conditioner) {
+        changed |= ImGui::SliderFloat("latency ms", &t.latency_ms, 0.0f, 400.0f, "%.0f");
+        changed |= ImGui::SliderFloat("jitter ms", &t.jitter_ms, 0.0f, 100.0f, "%.0f");
+        changed |= ImGui::SliderFloat("loss %", &t.loss_pct, 0.0f, 50.0f, "%.1f");
+    }
+    if (!changed) return;
+    rwd::transport::ConditionedLinks links;  // perfect unless switched on
+    if (t.conditioner) {
+        links.up.latency = rwd::Micros::from_seconds(t.latency_ms / 1000.0);
+        links.up.jitter = rwd::Micros::from_seconds(t.jitter_ms / 1000.0);
+        links.up.loss = t.loss_pct / 100.0;
+        links.down = links.up;
+    }
+    (void)player.link().set_links(links);  // the sliders keep every value in range
+}
+
+void Overlay::draw_scoreboard(const NetPlayer& player) const {
+    const auto& c = player.client();
+    if (c.phase() != cs::ClientPhase::playing) return;
+    struct Row {
+        int slot;
+        std::int32_t score, deaths;
+    };
+    std::vector<Row> rows;
+    const auto& st = c.predicted_state();
+    for (int i = 0; i < arena::kMaxPlayers; ++i) {
+        const auto& p = st.players[static_cast<std::size_t>(i)];
+        if (p.present()) rows.push_back(Row{i, p.score, p.deaths});
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.score > b.score; });
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f), ImGuiCond_Always,
+                            ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("score", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav);
+    ImGui::TextUnformatted("slot  kills  deaths");
+    for (const Row& r : rows)
+        ImGui::Text("%s%3d  %5d  %6d", r.slot == c.slot() ? ">" : " ", r.slot, r.score, r.deaths);
+    const auto& self = st.players[static_cast<std::size_t>(c.slot())];
+    ImGui::Separator();
+    ImGui::Text("hp %d  ammo %u%s", self.hp, self.ammo, self.reload_timer ? "  reloading" : "");
+    ImGui::End();
+}
+
+void Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps) {
+    draw_scoreboard(player);
+    if (!t.visible) return;
+    const auto& c = player.client();
+    const auto& s = c.stats();
+    ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(370.0f, 0.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    ImGui::Begin("netcode (F1)");
+    ImGui::Text("%s  slot %d  tick %u  %.0f fps", phase_name(c.phase()), c.slot(), c.tick().value,
+                static_cast<double>(fps));
+    ImGui::Text("lead %.1f ticks  scale %.3f  resyncs %llu", s.lead_ticks, s.time_scale,
+                static_cast<unsigned long long>(s.hard_resyncs));
+    ImGui::Text("corrections %llu (snapped %llu)  max %.3f m", static_cast<unsigned long long>(s.corrections),
+                static_cast<unsigned long long>(s.snaps), s.max_error_m);
+    ImGui::Text("snapshots %llu  starved %llu", static_cast<unsigned long long>(s.snapshots_received),
+                static_cast<unsigned long long>(s.interp_starvations));
+    rtt_.plot("RTT", "%.1f ms");
+    jitter_.plot("jitter", "%.1f ms");
+    loss_.plot("loss", "%.1f %%");
+    interp_depth_.plot("interp buffer", "%.2f ticks");
+    error_.plot("pred. error", "%.2f cm / corr.");
+    corrections_.plot("corrections/s", "%.0f /s");
+    drift_.plot("server drift", "%.2f ticks");
+    server_buffer_.plot("server input buf", "%.0f inputs");
+    kbps_up_.plot("up", "%.1f kbps");
+    kbps_down_.plot("down", "%.1f kbps");
+    if (ImGui::CollapsingHeader("interpolation depth per entity")) {
+        for (const auto& e : c.entity_buffer_stats()) ImGui::Text("entity %u: %.2f ticks", e.id, e.depth_ticks);
+    }
+    ImGui::Checkbox("ghosts: server positions (F2)", &t.ghosts);
+    draw_conditioner(player, t);
+    ImGui::End();
+}
+
+}  // namespace apps

@@ -1,0 +1,49 @@
+// ArenaView: draws the arena (floor, walls, players, aim, HP, projectiles, shot tracers, ghosts) with ImGui.
+#pragma once
+
+#include "client/net_player.hpp"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace apps {
+
+/// Draws one client's view of the arena into an ImDrawList, fitted into a screen rectangle. y grows upwards in
+/// the arena and downwards on screen.
+class ArenaView {
+public:
+    /// Fits the 64 m arena into the rectangle (top-left, size) of the screen.
+    void layout(ImVec2 top_left, ImVec2 size);
+    /// Draws what `player` shows at `now`; with `ghosts`, the newest snapshot's positions as outlines too.
+    void draw(ImDrawList* dl, NetPlayer& player, rwd::Micros now, bool ghosts);
+    /// A world position (grid units) on screen.
+    [[nodiscard]] ImVec2 to_screen(double x, double y) const;
+    /// Where the local player was drawn last frame (for aiming with the mouse), if it was.
+    [[nodiscard]] bool own_position(ImVec2& out) const {
+        out = own_screen_;
+        return has_own_;
+    }
+    /// Pixels per metre at the current layout.
+    [[nodiscard]] float pixels_per_metre() const { return scale_ * 1024.0f; }
+
+private:
+    struct Tracer {
+        ImVec2 from;
+        ImVec2 to;
+        rwd::Micros born;
+    };
+    void draw_player(ImDrawList* dl, std::uint32_t id, const arena::EntitySnapshot& e, bool own);
+    void note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd::Micros now);
+
+    ImVec2 origin_{};   // screen position of arena (0, kArenaSize)
+    float scale_ = 0.01f;  // pixels per grid unit
+    std::map<std::uint32_t, std::uint8_t> last_ammo_;
+    std::vector<Tracer> tracers_;
+    ImVec2 own_screen_{};
+    bool has_own_ = false;
+};
+
+}  // namespace apps
