@@ -7,12 +7,22 @@
 namespace lab {
 
 void Verdict::add(std::string item, std::string measured, std::string target, bool pass) {
-    grades.push_back(Grade{std::move(item), std::move(measured), std::move(target), pass});
+    grades.push_back(Grade{std::move(item), std::move(measured), std::move(target), pass, true});
 }
 
-bool Verdict::all_pass() const {
-    return !grades.empty() && std::all_of(grades.begin(), grades.end(), [](const Grade& g) { return g.pass; });
+void Verdict::skip(std::string item, std::string measured, std::string why) {
+    grades.push_back(Grade{std::move(item), std::move(measured), std::move(why), false, false});
 }
+
+int Verdict::passed() const {
+    return static_cast<int>(std::count_if(grades.begin(), grades.end(), [](const Grade& g) { return g.graded && g.pass; }));
+}
+
+int Verdict::failed() const {
+    return static_cast<int>(std::count_if(grades.begin(), grades.end(), [](const Grade& g) { return g.graded && !g.pass; }));
+}
+
+bool Verdict::all_pass() const { return passed() > 0 && failed() == 0; }
 
 void print_verdict(const Verdict& verdict, std::FILE* out) {
     std::size_t wi = 4, wm = 8;
@@ -22,14 +32,11 @@ void print_verdict(const Verdict& verdict, std::FILE* out) {
     }
     const int iw = static_cast<int>(wi), mw = static_cast<int>(wm);
     std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", "", iw, "item", mw, "measured", "target");
-    int passed = 0;
     for (const auto& g : verdict.grades) {
-        std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", g.pass ? "PASS" : "FAIL", iw, g.item.c_str(), mw,
-                     g.measured.c_str(), g.target.c_str());
-        passed += g.pass ? 1 : 0;
+        const char* mark = !g.graded ? "----" : g.pass ? "PASS" : "FAIL";
+        std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", mark, iw, g.item.c_str(), mw, g.measured.c_str(), g.target.c_str());
     }
-    const int failed = static_cast<int>(verdict.grades.size()) - passed;
-    std::fprintf(out, "checklist: %d passed, %d failed\n", passed, failed);
+    std::fprintf(out, "checklist: %d passed, %d failed\n", verdict.passed(), verdict.failed());
 }
 
 std::string fmt(const char* format, ...) {

@@ -13,6 +13,7 @@ struct Grade {
     std::string measured;  ///< the figure measured in this run, with units
     std::string target;    ///< what the figure must satisfy
     bool pass = false;
+    bool graded = true;    ///< false: shown for information, counted neither as passed nor as failed
 };
 
 /// The graded items of one run.
@@ -21,8 +22,14 @@ struct Verdict {
 
     /// Adds an item; `pass` is the comparison of the measured figure against the target.
     void add(std::string item, std::string measured, std::string target, bool pass);
-    /// True when every item passed (and there is at least one).
+    /// Adds a row that is not graded (yet): printed, never counted.
+    void skip(std::string item, std::string measured, std::string why);
+    /// True when every graded item passed (and at least one was graded).
     [[nodiscard]] bool all_pass() const;
+    /// Graded items that passed.
+    [[nodiscard]] int passed() const;
+    /// Graded items that failed.
+    [[nodiscard]] int failed() const;
 };
 
 /// Prints the verdict as an aligned table with PASS/FAIL per item and a closing summary line.

@@ -1,0 +1,311 @@
+// The client-server pass runner: network and sessions set-up, the virtual-time loop, server-side measurements.
+#include "cs_match_impl.hpp"
+
+#include <rewind/core/checksum.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace lab {
+namespace cs = rwd::client_server;
+using rwd::Micros;
+
+namespace {
+
+constexpr Micros kServerPoll{1000};    // the server is updated every millisecond
+constexpr Micros kSampleEvery{100'000};
+
+Micros seconds(double s) { return Micros{static_cast<std::int64_t>(std::llround(s * 1e6))}; }
+
+arena::BotConfig bot_config(BotMode mode) {
+    arena::BotConfig c;
+    if (mode == BotMode::wander) {
+        c.sight_range = 0;  // sees nobody: wanders, never aims or shoots at anyone
+        c.rocket_chance = 0;
+    }
+    return c;
+}
+
+}  // namespace
+
+Match::Match(const PassConfig& config) : cfg_(config), tick_us_(1e6 / config.tick_rate) {
+    end_ = start_ + seconds(cfg_.duration_s);
+    rwd::transport::SimNetworkConfig nc;
+    nc.seed = cfg_.seed;
+    net_ = std::make_unique<rwd::transport::SimNetwork>(nc);
+    auto* server_ep = net_->listen(server_addr_, static_cast<std::size_t>(cfg_.players) + 2).value();
+    cs::ServerConfig sc;
+    sc.tick_rate_hz = cfg_.tick_rate;
+    sc.snapshot_rate_hz = cfg_.snapshot_rate;
+    sc.max_clients = cfg_.players + (cfg_.probe ? 1 : 0);
+    sc.max_rewind_ms = cfg_.max_rewind_ms;
+    server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
+    server_prev_ = server_->state();
+    shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
+
+    cs::ClientConfig cc;
+    cc.tick_rate_hz = cfg_.tick_rate;
+    cc.correction_log_size = 4096;
+    seats_.reserve(static_cast<std::size_t>(cfg_.players));
+    for (int i = 0; i < cfg_.players; ++i) {
+        rwd::transport::Address a{"client" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};
+        auto* ep = net_->create_endpoint(a).value();
+        (void)net_->set_link(a, server_addr_, cfg_.up);
+        (void)net_->set_link(server_addr_, a, cfg_.down);
+        seats_.emplace_back(a, std::make_unique<Client>(*ep, cc), cfg_.seed * 1000 + static_cast<std::uint64_t>(i),
+                            bot_config(cfg_.bots));
+    }
+    if (cfg_.probe) {
+        rwd::transport::Address a{"probe", 99};
+        auto* ep = net_->create_endpoint(a).value();
+        (void)net_->set_link(a, server_addr_, cfg_.up);
+        (void)net_->set_link(server_addr_, a, cfg_.down);
+        const double lead = static_cast<double>((cfg_.up.latency + cfg_.down.latency).count) / tick_us_ + 4.0;
+        const double d = cfg_.duration_s;
+        ProbeSchedule ps;
+        ps.run_from = seconds(0.2 * d);
+        ps.bad_from = seconds(0.3 * d);
+        ps.flood_from = seconds(0.4 * d);
+        ps.flood_until = seconds(0.5 * d);
+        ps.stale_from = seconds(0.6 * d);
+        ps.stale_until = seconds(0.65 * d);
+        probe_ = std::make_unique<Probe>(*ep, server_addr_, cfg_.tick_rate, lead, ps);
+    }
+}
+
+PassFigures Match::run() {
+    const auto wall0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+        Seat& s = seats_[i];
+        (void)s.client->connect(server_addr_, start_);
+        s.next_frame = start_ + Micros{static_cast<std::int64_t>(s.rng.uniform(7000))};
+        s.next_chat = start_ + Micros{1'000'000 + static_cast<std::int64_t>(s.rng.uniform(1'000'000))};
+    }
+    if (probe_) probe_->connect(start_);
+    Micros next_server = start_;
+    next_sample_ = start_ + kSampleEvery;
+    while (true) {
+        Seat* first = nullptr;
+        int index = -1;
+        for (std::size_t i = 0; i < seats_.size(); ++i)
+            if (!first || seats_[i].next_frame < first->next_frame) first = &seats_[i], index = static_cast<int>(i);
+        if (!first || next_server <= first->next_frame) {
+            if (next_server > end_) break;
+            server_step(next_server);
+            next_server += kServerPoll;
+        } else {
+            if (first->next_frame > end_) break;
+            client_frame(*first, index, first->next_frame);
+        }
+    }
+    finish();
+    fig_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    return fig_;
+}
+
+void Match::server_step(Micros now) {
+    const rwd::Tick before = server_->tick();
+    server_->update(now);
+    const std::int32_t ran = server_->tick() - before;
+    if (ran == 1) {
+        on_server_tick(before);
+    } else if (ran > 1) {
+        ++fig_.tick.server_multi_tick_updates;  // cannot attribute per tick; just move on
+    }
+    server_prev_ = server_->state();
+    if (probe_) probe_->update(now);
+    if (now >= next_sample_) {
+        sample(now);
+        next_sample_ += kSampleEvery;
+    }
+}
+
+void Match::on_server_tick(rwd::Tick tick) {
+    const arena::State& after = server_->state();
+    shots_.on_server_tick(tick, server_prev_, after);
+    auto& ring = bodies_[tick.value % kBodyTicks];
+    body_tick_[tick.value % kBodyTicks] = tick.value;
+    for (std::size_t i = 0; i < ring.size(); ++i)
+        ring[i] = Body{after.players[i].x, after.players[i].y, after.players[i].alive()};
+    if (probe_ && probe_->slot() >= 0) {
+        const arena::Player& p = after.players[static_cast<std::size_t>(probe_->slot())];
+        if (p.alive()) {
+            ++fig_.authority.probe_ticks_observed;
+            const double v = std::hypot(static_cast<double>(p.vx), static_cast<double>(p.vy));
+            fig_.authority.probe_max_speed = std::max(fig_.authority.probe_max_speed, v);
+        }
+    }
+    if (cfg_.compare_own) {
+        auto it = client_own_hash_.find(tick.value);
+        if (it != client_own_hash_.end()) {
+            arena::ArenaGame::capture(after, scratch_);
+            const int slot = seats_.front().slot;
+            std::uint64_t h = 0;
+            for (const auto& r : scratch_)
+                if (r.id == arena::ArenaGame::player_entity(slot)) h = rwd::checksum_of(r.snap);
+            ++fig_.shared.ticks_compared;
+            if (h != it->second) {
+                if (fig_.shared.mismatches++ == 0) fig_.shared.first_mismatch_tick = tick.value;
+            }
+        }
+        client_own_hash_.erase(client_own_hash_.begin(), client_own_hash_.upper_bound(tick.value));
+    }
+}
+
+bool Match::touching_other(int slot, rwd::Tick tick) const {
+    // Within reach of a push (bodies overlap below 2 radii) on any server tick the prediction spanned.
+    constexpr std::int64_t reach = 2 * arena::kPlayerRadius + arena::kUnitsPerMeter / 2;
+    for (std::uint32_t k = 0; k < kBodyTicks; ++k) {
+        const std::uint32_t t = tick.value - k;
+        if (body_tick_[t % kBodyTicks] != t) continue;
+        const auto& ring = bodies_[t % kBodyTicks];
+        const Body& me = ring[static_cast<std::size_t>(slot)];
+        for (std::size_t i = 0; i < ring.size(); ++i) {
+            if (static_cast<int>(i) == slot || !ring[i].alive) continue;
+            const std::int64_t dx = ring[i].x - me.x, dy = ring[i].y - me.y;
+            if (dx * dx + dy * dy < reach * reach) return true;
+        }
+    }
+    return false;
+}
+
+void Match::sample(Micros now) {
+    const bool second_half = now - start_ >= seconds(cfg_.duration_s / 2);
+    SeriesPoint pt;
+    pt.t = static_cast<double>((now - start_).count) / 1e6;
+    for (Seat& s : seats_) {
+        if (!s.playing) continue;
+        if (second_half && !s.half_tick) {
+            s.half_tick = s.client->tick();
+            s.half_at = now;
+        }
+        const cs::ClientStats& st = s.client->stats();
+        const double offset = server_->client_stats(s.slot).arrival_offset_ticks;
+        if (cfg_.series) {
+            pt.rtt_ms.push_back(static_cast<double>(st.rtt.count) / 1000.0);
+            pt.interp_delay_ticks.push_back(st.interp_delay_ticks);
+            pt.buffer_ticks.push_back(st.interp_buffer_ticks);
+            pt.kbps_down.push_back(st.kbps_received);
+            pt.kbps_up.push_back(st.kbps_sent);
+            pt.corrections_per_s.push_back(st.corrections_per_second);
+            pt.input_offset_ticks.push_back(offset);
+        }
+        if (!second_half) continue;
+        offsets_.push_back(offset);
+        leads_.push_back(st.lead_ticks);
+        rtts_.push_back(static_cast<double>(st.rtt.count) / 1000.0);
+        delays_.push_back(st.interp_delay_ticks);
+        buffers_.push_back(st.interp_buffer_ticks);
+        kbps_down_.push_back(st.kbps_received);
+        kbps_up_.push_back(st.kbps_sent);
+    }
+    if (cfg_.series) fig_.series.push_back(std::move(pt));
+}
+
+void Match::finish() {
+    fig_.name = cfg_.name;
+    fig_.simulated_s = cfg_.duration_s;
+    fig_.players = cfg_.players;
+    const double tick_ms = tick_us_ / 1000.0;
+    const auto& ss = server_->stats();
+    fig_.tick.expected_server_ticks = cfg_.duration_s * cfg_.tick_rate;
+    fig_.tick.server_ticks = ss.ticks;
+    fig_.tick.server_ticks_dropped = ss.ticks_dropped;
+    fig_.tick.client_tick_rate_min_hz = 1e9;
+    const double minutes_factor = 1.0 / 60e6;
+    std::uint64_t snapshots = 0, snapshot_bytes = 0;
+    cs::ClientConfig defaults;
+    for (Seat& s : seats_) {
+        const Client& c = *s.client;
+        const cs::ClientStats& st = c.stats();
+        if (c.phase() == cs::ClientPhase::disconnected) ++fig_.disconnects;
+        if (!s.playing) continue;
+        ++fig_.playing;
+        if (s.half_tick && end_ > s.half_at) {
+            const double hz = static_cast<double>(c.tick() - *s.half_tick) / (static_cast<double>((end_ - s.half_at).count) / 1e6);
+            fig_.tick.client_tick_rate_min_hz = std::min(fig_.tick.client_tick_rate_min_hz, hz);
+            fig_.tick.client_tick_rate_max_hz = std::max(fig_.tick.client_tick_rate_max_hz, hz);
+        }
+        fig_.clock.hard_resyncs += st.hard_resyncs;
+        auto& p = fig_.prediction;
+        p.reconciliations += st.reconciliations;
+        p.replayed_ticks += st.replayed_ticks;
+        fig_.interp.starvations += st.interp_starvations;
+        fig_.interp.max_extrapolation_ticks = std::max(fig_.interp.max_extrapolation_ticks, st.max_extrapolation_seen_ticks);
+        fig_.channel.events_received += st.events_received;
+        fig_.channel.events_out_of_order += st.events_out_of_order;
+        const cs::ServerClientStats& sv = server_->client_stats(s.slot);
+        fig_.channel.events_sent += sv.events_sent;
+        fig_.shots.server_shots += sv.shots;
+        fig_.shots.server_clamped += sv.shots_rewind_clamped;
+        snapshots += sv.snapshots_sent;
+        snapshot_bytes += sv.snapshot_bytes_total;
+        fig_.bandwidth.max_snapshot_bytes = std::max<std::uint64_t>(fig_.bandwidth.max_snapshot_bytes, sv.max_snapshot_bytes);
+        fig_.shared.inputs_repeated += sv.inputs_repeated;
+        fig_.shared.inputs_late += sv.inputs_late;
+    }
+    if (fig_.playing == 0) fig_.tick.client_tick_rate_min_hz = 0;
+    fig_.interp.client_minutes *= minutes_factor;
+    fig_.interp.extrapolation_cap_ticks = defaults.max_extrapolation_ticks;
+    if (fig_.interp.client_minutes > 0)
+        fig_.interp.starvations_per_client_minute = static_cast<double>(fig_.interp.starvations) / fig_.interp.client_minutes;
+    if (fig_.interp.frames > 0) {
+        fig_.interp.extrapolated_share = static_cast<double>(fig_.interp.extrapolated_frames) / static_cast<double>(fig_.interp.frames);
+        fig_.interp.held_share = static_cast<double>(fig_.interp.held_frames) / static_cast<double>(fig_.interp.frames);
+    }
+    fig_.interp.delay_ticks = distribution(delays_);
+    fig_.interp.buffer_ticks = distribution(buffers_);
+
+    fig_.clock.target_offset_ticks = defaults.clock.target_input_offset_ticks;
+    fig_.clock.offset_ticks = distribution(offsets_);
+    std::vector<double> err;
+    for (double o : offsets_) err.push_back(std::abs(o - fig_.clock.target_offset_ticks));
+    fig_.clock.offset_error_ticks = distribution(std::move(err));
+    fig_.clock.lead_ticks = distribution(leads_);
+    fig_.clock.rtt_ms = distribution(rtts_);
+
+    auto& p = fig_.prediction;
+    p.snap_threshold_m = defaults.snap_distance_m;
+    std::vector<double> all = errors_;
+    all.resize(all.size() + (p.reconciliations > p.corrections ? p.reconciliations - p.corrections : 0), 0.0);
+    p.error_m = distribution(errors_);
+    p.movement_only_error_m = distribution(movement_errors_);
+    p.own_error_m = distribution(own_errors_);
+    p.reconcile_error_m = distribution(std::move(all));
+
+    fig_.channel.loss = cfg_.down.expected_loss();
+    fig_.channel.snapshot_gap_ms = distribution(gaps_ms_);
+    fig_.channel.max_snapshot_gap_ms = fig_.channel.snapshot_gap_ms.max;
+
+    shots_.finish(fig_.shots, tick_ms);
+    fig_.shots.max_rewind_ms = cfg_.max_rewind_ms;
+    fig_.bandwidth.kbps_down = distribution(kbps_down_);
+    fig_.bandwidth.kbps_up = distribution(kbps_up_);
+    if (snapshots) fig_.bandwidth.mean_snapshot_bytes = static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
+
+    if (probe_) {
+        auto& a = fig_.authority;
+        a.probe_seated = probe_->slot() >= 0;
+        a.bad_packets_sent = probe_->bad_packets_sent();
+        a.flood_packets_sent = probe_->flood_packets_sent();
+        a.top_speed = arena::kTopSpeed;
+        if (a.probe_seated) {
+            const cs::ServerClientStats& sv = server_->client_stats(probe_->slot());
+            a.malformed_counted = sv.malformed;
+            a.violations = sv.violations;
+            a.inputs_overflow = sv.inputs_overflow;
+            a.inputs_rate_limited = sv.inputs_rate_limited;
+            a.flagged = sv.flagged;
+            fig_.shots.probe_stale_shots = sv.shots;
+            fig_.shots.probe_clamped = sv.shots_rewind_clamped;
+        }
+    }
+}
+
+PassFigures run_pass(const PassConfig& config) {
+    Match m(config);
+    return m.run();
+}
+
+}  // namespace lab

@@ -1,0 +1,43 @@
+// One client-server lab pass: a server, bot-driven clients (and optionally the probe) on SimNetwork, virtual time.
+#pragma once
+
+#include "cs_figures.hpp"
+
+#include <rewind/transport/link_config.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace lab {
+
+/// How the clients' players are driven.
+enum class BotMode {
+    fight,   ///< arena bots that hunt and shoot each other
+    wander,  ///< the same bots blind to other players: movement only
+    script,  ///< a fixed seeded script of moves, dashes, shots and reloads (one player, own actions only)
+};
+
+/// What one pass runs.
+struct PassConfig {
+    std::string name = "main";      ///< names the pass in the figures
+    int players = 8;                ///< bot clients
+    double duration_s = 60;         ///< simulated seconds after the server starts
+    std::uint64_t seed = 1;         ///< network, bots and frame timing
+    int tick_rate = 60;             ///< server and client tick rate
+    int snapshot_rate = 30;         ///< server snapshot rate
+    double fps = 144;               ///< client render frames per second
+    double frame_jitter = 0.25;     ///< frame time spread
+    int max_rewind_ms = 250;        ///< server lag-compensation cap
+    rwd::transport::LinkConfig up;  ///< client -> server
+    rwd::transport::LinkConfig down;///< server -> client
+    BotMode bots = BotMode::fight;  ///< who drives the players
+    bool probe = false;             ///< add the adversarial probe client
+    bool chat = true;               ///< clients send chat lines (reliable events) every second
+    bool series = false;            ///< keep overlay samples and corrections for the charts
+    bool compare_own = false;       ///< compare the predicted own entity with the server's tick by tick
+};
+
+/// Runs the pass and returns what it measured.
+PassFigures run_pass(const PassConfig& config);
+
+}  // namespace lab

@@ -1,0 +1,99 @@
+// Private to the lab: the state of one client-server pass while it runs (cs_match.cpp, cs_frame.cpp).
+#pragma once
+
+#include "cs_match.hpp"
+#include "cs_probe.hpp"
+#include "cs_shots.hpp"
+
+#include <arena/arena_game.hpp>
+#include <arena/bot.hpp>
+
+#include <rewind/core/rng.hpp>
+#include <rewind/session/client_server/client.hpp>
+#include <rewind/session/client_server/server.hpp>
+#include <rewind/transport/sim_network.hpp>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace lab {
+
+using Server = rwd::client_server::Server<arena::ArenaGame>;
+using Client = rwd::client_server::Client<arena::ArenaGame>;
+
+/// One bot-driven client and what the lab tracks about it.
+struct Seat {
+    rwd::transport::Address addr;
+    std::unique_ptr<Client> client;
+    arena::Bot bot;
+    rwd::Rng rng;                    ///< frame timing and the script
+    rwd::Micros next_frame{};
+    bool playing = false;            ///< reached the playing phase
+    int slot = -1;
+    std::uint64_t seen_corrections = 0;
+    std::uint64_t last_snapshots = 0;
+    std::optional<rwd::Micros> last_snapshot_at;
+    rwd::Micros next_chat{};
+    std::uint32_t chats_sent = 0;
+    std::map<int, std::uint32_t> next_chat_from;  ///< speaker slot -> next chat number expected from it
+    std::optional<rwd::Tick> half_tick;           ///< client tick at the half-way mark
+    rwd::Micros half_at{};
+    bool has_drawn = false;
+    std::int32_t drawn_x = 0, drawn_y = 0, pred_x = 0, pred_y = 0;
+    std::uint64_t last_snaps = 0;
+
+    Seat(rwd::transport::Address a, std::unique_ptr<Client> c, std::uint64_t seed, const arena::BotConfig& bc)
+        : addr(std::move(a)), client(std::move(c)), bot(seed, bc), rng(seed, 0x6c6162) {}
+};
+
+/// A running pass.
+class Match {
+public:
+    explicit Match(const PassConfig& config);
+    /// Runs the pass to its end and gathers the figures.
+    PassFigures run();
+
+private:
+    void server_step(rwd::Micros now);
+    void on_server_tick(rwd::Tick tick);
+    void sample(rwd::Micros now);
+    void client_frame(Seat& s, int index, rwd::Micros now);
+    void collect_corrections(Seat& s, int index, rwd::Micros now);
+    void take_events(Seat& s);
+    bool touching_other(int slot, rwd::Tick tick) const;
+    arena::Input script_input(Seat& s, rwd::Micros now) const;
+    void finish();
+
+    PassConfig cfg_;
+    double tick_us_ = 0;
+    rwd::Micros start_{1'000'000};
+    rwd::Micros end_{};
+    std::unique_ptr<rwd::transport::SimNetwork> net_;
+    rwd::transport::Address server_addr_{"server", 1};
+    std::unique_ptr<Server> server_;
+    std::vector<Seat> seats_;
+    std::unique_ptr<Probe> probe_;
+    ShotTracker shots_;
+    arena::State server_prev_{};
+    rwd::Micros next_sample_{};
+    std::vector<arena::ArenaGame::EntityRecord> scratch_;
+    std::map<std::uint32_t, std::uint64_t> client_own_hash_;  ///< compare_own: tick -> first prediction's hash
+    /// Where every player was on the server's recent ticks (ring by tick), to tell pushes from mispredictions.
+    struct Body {
+        std::int32_t x = 0, y = 0;
+        bool alive = false;
+    };
+    static constexpr std::size_t kBodyTicks = 64;
+    std::vector<std::array<Body, arena::kMaxPlayers>> bodies_ = std::vector<std::array<Body, arena::kMaxPlayers>>(kBodyTicks);
+    std::vector<std::uint32_t> body_tick_ = std::vector<std::uint32_t>(kBodyTicks, 0xFFFFFFFFu);
+
+    // Samples gathered while running (second half of the match unless noted).
+    std::vector<double> offsets_, leads_, rtts_, delays_, buffers_, kbps_down_, kbps_up_;
+    std::vector<double> errors_, movement_errors_, own_errors_, gaps_ms_;
+    PassFigures fig_;
+};
+
+}  // namespace lab

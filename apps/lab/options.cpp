@@ -1,0 +1,115 @@
+// Lab options: CLI11 registration, validation and the per-direction link configs they describe.
+#include "options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+
+namespace lab {
+namespace {
+
+rwd::Micros millis(double ms) { return rwd::Micros{static_cast<std::int64_t>(std::llround(ms * 1000.0))}; }
+
+void apply(const LinkKnobs& k, rwd::transport::LinkConfig& c) {
+    if (k.latency_ms) c.latency = millis(*k.latency_ms);
+    if (k.jitter_ms) c.jitter = millis(*k.jitter_ms);
+    if (k.loss_pct) c.loss = *k.loss_pct / 100.0;
+    if (k.burst_pct) {
+        c.burst.p_good_to_bad = *k.burst_pct / 100.0;
+        c.burst.loss_in_bad = 1.0;
+        c.burst.loss_in_good = 0.0;
+        if (!k.burst_len && c.burst.p_bad_to_good >= 1.0) c.burst.p_bad_to_good = 0.25;  // default: 4 packets
+    }
+    if (k.burst_len) c.burst.p_bad_to_good = *k.burst_len > 0.0 ? 1.0 / *k.burst_len : -1.0;  // <= 0: invalid
+    if (k.dup_pct) c.duplicate = *k.dup_pct / 100.0;
+    if (k.reorder_pct) c.reorder = *k.reorder_pct / 100.0;
+    if (k.bandwidth_kbps) c.bandwidth_kbps = *k.bandwidth_kbps;
+}
+
+rwd::Result<rwd::transport::LinkConfig> build(const LabOptions& o, const LinkKnobs& direction) {
+    rwd::transport::LinkConfig c;
+    if (o.profile != "none") {
+        auto p = rwd::transport::link_profile(o.profile);
+        if (!p) return rwd::Error{rwd::Errc::invalid_config, "unknown --profile (see --help for the names)"};
+        c = p.value();
+    }
+    apply(o.both, c);
+    apply(direction, c);
+    if (rwd::Status s = c.validate(); !s) return s.error();
+    return c;
+}
+
+void add_knobs(CLI::App& app, LinkKnobs& k, const std::string& prefix, const std::string& which) {
+    app.add_option("--" + prefix + "latency", k.latency_ms, "mean one-way latency in ms" + which);
+    app.add_option("--" + prefix + "jitter", k.jitter_ms, "one-way jitter (standard deviation) in ms" + which);
+    app.add_option("--" + prefix + "loss", k.loss_pct, "random packet loss in percent" + which);
+    app.add_option("--" + prefix + "burst", k.burst_pct, "chance per packet of a loss burst, percent" + which);
+    app.add_option("--" + prefix + "burst-len", k.burst_len, "mean loss burst length in packets" + which);
+    app.add_option("--" + prefix + "dup", k.dup_pct, "packet duplication in percent" + which);
+    app.add_option("--" + prefix + "reorder", k.reorder_pct, "packet reordering in percent" + which);
+    app.add_option("--" + prefix + "bandwidth", k.bandwidth_kbps, "bottleneck in kbit/s, 0 = unlimited" + which);
+}
+
+std::string pct(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g %%", p * 100.0);
+    return buf;
+}
+
+}  // namespace
+
+rwd::Status LabOptions::validate() const {
+    auto bad = [](const char* what) { return rwd::Status{rwd::Error{rwd::Errc::invalid_config, what}}; };
+    if (players < 1 || players > 63) return bad("--players must be 1..63");
+    if (!(duration_s >= 1.0 && duration_s <= 3600.0)) return bad("--duration must be 1..3600 s");
+    if (tick_rate < 10 || tick_rate > 240) return bad("--tick-rate must be 10..240");
+    if (snapshot_rate < 10 || snapshot_rate > 60 || snapshot_rate > tick_rate)
+        return bad("--snapshot-rate must be 10..60 and at most the tick rate");
+    if (!(render_fps >= 10.0 && render_fps <= 1000.0)) return bad("--fps must be 10..1000");
+    if (!(frame_jitter >= 0.0 && frame_jitter < 1.0)) return bad("--frame-jitter must be in [0, 1)");
+    if (max_rewind_ms < 0 || max_rewind_ms > 1000) return bad("--max-rewind-ms must be 0..1000");
+    if (auto u = up_link(*this); !u) return u.error();
+    if (auto d = down_link(*this); !d) return d.error();
+    return {};
+}
+
+void add_options(CLI::App& app, LabOptions& o) {
+    app.add_option("--model", o.model, "sync model: client-server, rollback, lockstep")->capture_default_str();
+    app.add_option("--players", o.players, "bot-driven players")->capture_default_str();
+    app.add_option("--duration", o.duration_s, "simulated seconds of the main match")->capture_default_str();
+    app.add_option("--seed", o.seed, "seed of the network, bots and frame timing")->capture_default_str();
+    app.add_option("--tick-rate", o.tick_rate, "simulation ticks per second")->capture_default_str();
+    app.add_option("--snapshot-rate", o.snapshot_rate, "snapshots per second")->capture_default_str();
+    app.add_option("--fps", o.render_fps, "client render frames per second")->capture_default_str();
+    app.add_option("--frame-jitter", o.frame_jitter, "frame time spread, fraction of a frame")->capture_default_str();
+    app.add_option("--max-rewind-ms", o.max_rewind_ms, "server lag-compensation cap in ms")->capture_default_str();
+    std::string names;
+    for (auto n : rwd::transport::link_profile_names()) names += std::string(n) + ", ";
+    app.add_option("--profile", o.profile, "link profile for both directions: " + names + "none")
+        ->capture_default_str();
+    add_knobs(app, o.both, "", " (both directions)");
+    add_knobs(app, o.up, "up-", " (client to server)");
+    add_knobs(app, o.down, "down-", " (server to client)");
+    app.add_option("--json", o.json_path, "write every figure to this JSON file");
+    app.add_option("--plot", o.plot_dir, "write PNG charts over time into this directory");
+    app.add_flag("--quiet", o.quiet, "print only the graded checklist");
+}
+
+rwd::Result<rwd::transport::LinkConfig> up_link(const LabOptions& o) { return build(o, o.up); }
+rwd::Result<rwd::transport::LinkConfig> down_link(const LabOptions& o) { return build(o, o.down); }
+
+std::string describe_link(const rwd::transport::LinkConfig& c) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.0f ms ± %.0f ms, %s loss", static_cast<double>(c.latency.count) / 1000.0,
+                  static_cast<double>(c.jitter.count) / 1000.0,
+                  pct(c.loss).c_str());
+    std::string s = buf;
+    if (c.burst.enabled())
+        s += ", bursts " + pct(c.burst.p_good_to_bad) + " x " + std::to_string(1.0 / c.burst.p_bad_to_good).substr(0, 4);
+    if (c.duplicate > 0) s += ", " + pct(c.duplicate) + " dup";
+    if (c.reorder > 0) s += ", " + pct(c.reorder) + " reorder";
+    if (c.bandwidth_kbps > 0) s += ", " + std::to_string(c.bandwidth_kbps) + " kbit/s";
+    return s;
+}
+
+}  // namespace lab

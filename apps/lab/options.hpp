@@ -1,0 +1,63 @@
+// The lab's command-line options: model, match size, rates, the network scenario and the outputs.
+#pragma once
+
+#include <rewind/core/result.hpp>
+#include <rewind/transport/link_config.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace lab {
+
+/// Impairment knobs of one direction as given on the command line; unset ones leave the profile's value.
+struct LinkKnobs {
+    std::optional<double> latency_ms;             ///< mean one-way delay
+    std::optional<double> jitter_ms;              ///< standard deviation of the one-way delay
+    std::optional<double> loss_pct;               ///< independent random loss, percent
+    std::optional<double> burst_pct;              ///< per-packet chance of entering a loss burst, percent
+    std::optional<double> burst_len;              ///< mean burst length in packets (all lost)
+    std::optional<double> dup_pct;                ///< duplication, percent
+    std::optional<double> reorder_pct;            ///< reordering, percent
+    std::optional<std::uint32_t> bandwidth_kbps;  ///< bottleneck rate, 0 = unlimited
+};
+
+/// Everything a lab run is told.
+struct LabOptions {
+    std::string model = "client-server";  ///< which sync model to measure
+    int players = 8;                      ///< bot-driven players
+    double duration_s = 60.0;             ///< simulated seconds of the main match
+    std::uint64_t seed = 1;               ///< seeds the network, the bots and the frame timing
+    int tick_rate = 60;                   ///< simulation ticks per second
+    int snapshot_rate = 30;               ///< snapshots per second (client-server)
+    double render_fps = 144.0;            ///< client frame rate (deliberately not the tick rate)
+    double frame_jitter = 0.25;           ///< each frame lasts 1/fps times a uniform factor in [1-j, 1+j]
+    int max_rewind_ms = 250;              ///< lag-compensation cap of the server
+    std::string profile = "checklist";    ///< base link profile for both directions ("none": a perfect link)
+    LinkKnobs both;                       ///< knobs for both directions
+    LinkKnobs up;                         ///< client -> server overrides
+    LinkKnobs down;                       ///< server -> client overrides
+    std::string json_path;                ///< write every figure here (empty: no JSON)
+    std::string plot_dir;                 ///< write PNG charts here (empty: no charts)
+    bool quiet = false;                   ///< print only the verdict table
+
+    /// Ok, or invalid_config naming the first bad value.
+    [[nodiscard]] rwd::Status validate() const;
+};
+
+/// Registers every option of `opts` on `app`.
+void add_options(CLI::App& app, LabOptions& opts);
+
+/// The client -> server link: profile, then `both`, then `up`; invalid_config if it does not validate.
+[[nodiscard]] rwd::Result<rwd::transport::LinkConfig> up_link(const LabOptions& opts);
+/// The server -> client link: profile, then `both`, then `down`.
+[[nodiscard]] rwd::Result<rwd::transport::LinkConfig> down_link(const LabOptions& opts);
+
+/// One line describing a link ("100 ms ± 20 ms, 5 % loss, ...").
+std::string describe_link(const rwd::transport::LinkConfig& link);
+
+}  // namespace lab

@@ -1,0 +1,62 @@
+// Writes the lab's report, its JSON and its charts.
+#include "report.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+namespace lab {
+
+nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
+    nlohmann::json j;
+    j["model"] = o.model;
+    j["options"] = {{"players", o.players},       {"duration_s", o.duration_s},   {"seed", o.seed},
+                    {"tick_rate", o.tick_rate},   {"snapshot_rate", o.snapshot_rate}, {"fps", o.render_fps},
+                    {"frame_jitter", o.frame_jitter}, {"max_rewind_ms", o.max_rewind_ms}, {"profile", o.profile}};
+    j["header"] = r.header;
+    j["figures"] = r.figures;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Grade& g : r.verdict.grades)
+        rows.push_back({{"item", g.item}, {"measured", g.measured}, {"target", g.target}, {"pass", g.pass}, {"graded", g.graded}});
+    j["checklist"] = rows;
+    j["passed"] = r.verdict.passed();
+    j["failed"] = r.verdict.failed();
+    return j;
+}
+
+int report(const LabOptions& o, const ModelResult& r, std::FILE* out) {
+    for (const auto& line : r.header) std::fprintf(out, "%s\n", line.c_str());
+    std::fprintf(out, "\n");
+    print_verdict(r.verdict, out);
+    if (!o.quiet)
+        for (const auto& line : r.notes) std::fprintf(out, "%s\n", line.c_str());
+    int code = r.verdict.all_pass() ? 0 : 1;
+    if (!o.json_path.empty()) {
+        std::ofstream f(o.json_path);
+        f << report_json(o, r).dump(2) << "\n";
+        if (!f) {
+            std::fprintf(stderr, "rewind-lab: cannot write %s\n", o.json_path.c_str());
+            code = 3;
+        } else if (!o.quiet) {
+            std::fprintf(out, "figures written to %s\n", o.json_path.c_str());
+        }
+    }
+    if (!o.plot_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.plot_dir, ec);
+        int written = 0;
+        for (const auto& [stem, chart] : r.charts) {
+            std::string error;
+            const std::string path = (std::filesystem::path(o.plot_dir) / (stem + ".png")).string();
+            if (!write_chart_png(chart, path, error)) {
+                std::fprintf(stderr, "rewind-lab: %s: %s\n", path.c_str(), error.c_str());
+                code = 3;
+            } else {
+                ++written;
+            }
+        }
+        if (!o.quiet) std::fprintf(out, "%d charts written to %s\n", written, o.plot_dir.c_str());
+    }
+    return code;
+}
+
+}  // namespace lab
