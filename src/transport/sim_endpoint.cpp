@@ -9,12 +9,13 @@
 namespace rwd::transport::sim {
 
 SimEndpoint::SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address address, std::size_t max_peers,
-                         bool accept_incoming)
+                         bool accept_incoming, Micros now)
     : wire_(wire),
       config_(config),
       address_(std::move(address)),
       max_peers_(max_peers),
-      accept_incoming_(accept_incoming) {}
+      accept_incoming_(accept_incoming),
+      now_(now) {}
 
 // ---- peers
 // -------------------------------------------------------------------------------------------------------

@@ -32,8 +32,9 @@ public:
 
 class SimEndpoint final : public Transport {
 public:
+    // `now`: the network's time at creation, so a late endpoint's first connect is not already overdue.
     SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address address, std::size_t max_peers,
-                bool accept_incoming);
+                bool accept_incoming, Micros now);
 
     [[nodiscard]] Result<PeerId> connect(const Address& to) override;
     void disconnect(PeerId peer, DisconnectReason reason = DisconnectReason::local) override;

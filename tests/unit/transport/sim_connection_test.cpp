@@ -131,6 +131,36 @@ TEST(SimConnection, ClientOnlyEndpointRefusesIncoming) {
     EXPECT_EQ(d[0].event.reason, DisconnectReason::refused);
 }
 
+// Regression: an endpoint created after the network ran for longer than connect_timeout started its own clock at
+// 0, so its first connect attempt looked that old at once and timed out on the next update.
+TEST(SimConnection, EndpointCreatedLateConnectsNormally) {
+    for (const bool listening : {false, true}) {
+        SCOPED_TRACE(listening ? "listen()" : "create_endpoint()");
+        Harness h(config_with(50_ms));  // connect_timeout 1 s
+        auto& server = h.add_server(4);
+        h.run_until(6_s);  // six connect timeouts of network time before the client exists
+        testing::Node& client = listening ? h.nodes.emplace_back(testing::Node{h.net.listen(testing::client_address(0), 4).value(), {}})
+                                 : h.add_client(0);
+        const PeerId peer = client.transport->connect(kServer).value();
+        h.run_until(6_s + 300_ms);
+        auto c = client.of(Type::connected);
+        ASSERT_EQ(c.size(), 1u);
+        EXPECT_EQ(c[0].event.peer, peer);
+        EXPECT_GE(c[0].at, 6_s + 100_ms);  // one round trip after the connect, not before
+        EXPECT_LE(c[0].at, 6_s + 102_ms);
+        EXPECT_EQ(server.of(Type::connected).size(), 1u);
+        EXPECT_TRUE(client.of(Type::disconnected).empty());
+        // A connect that is never answered still times out, one connect_timeout after it was made.
+        ASSERT_TRUE(client.transport->connect(Address{"nobody", 1}).ok());
+        h.run_until(6_s + 300_ms + 900_ms);
+        EXPECT_TRUE(client.of(Type::disconnected).empty());
+        h.run_until(6_s + 300_ms + 1100_ms);
+        auto d = client.of(Type::disconnected);
+        ASSERT_EQ(d.size(), 1u);
+        EXPECT_EQ(d[0].event.reason, DisconnectReason::timed_out);
+    }
+}
+
 TEST(SimConnection, HandshakeSurvivesHeavyLoss) {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         SCOPED_TRACE("seed=" + std::to_string(seed));

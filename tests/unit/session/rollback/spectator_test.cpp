@@ -29,9 +29,6 @@ struct Watcher {
 
     Watcher(Mesh<>& mesh, int index, SpectatorConfig c = {}) {
         transport = mesh.net().listen(Address{"spectator" + std::to_string(index), 9000}, 4).value();
-        // A new endpoint's clock starts at 0 until its first update: bring it to the network's time before
-        // connecting, or the connect attempt looks 5 s old at once and times out (SimNetwork behaviour).
-        mesh.net().advance_to(mesh.now());
         const PeerId host = transport->connect(peer_address(0)).value();
         c.num_players = static_cast<int>(mesh.peers().size());
         c.seed = 1000 + static_cast<std::uint64_t>(index);
