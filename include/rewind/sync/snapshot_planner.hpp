@@ -216,6 +216,8 @@ public:
         slot.assign(plan.view.begin(), plan.view.end());
     }
 
+    /// Changes the entity-section budget (bits per snapshot; < 0 = none) for the following plans.
+    void set_budget_bits(std::int64_t bits) { config_.budget_bits = bits; }
     /// The config in use.
     [[nodiscard]] const SnapshotPlannerConfig& config() const { return config_; }
 

@@ -24,7 +24,7 @@ Status ServerConfig::validate() const {
     // The rewind cap must fit the server's hitbox history (64 ticks).
     const sync::HitboxHistoryConfig history{tick_rate_hz, Micros{std::int64_t{max_rewind_ms} * 1000}};
     if (!history.validate(64).ok()) return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history"};
-    return {};
+    return snapshots.validate();
 }
 
 Status ClientConfig::validate() const {

@@ -4,6 +4,7 @@
 #include <rewind/core/log.hpp>
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/sync/clock_sync.hpp>
 
 #include <cstdint>
@@ -32,6 +33,7 @@ struct ServerConfig {
     std::uint32_t max_malformed = 20;      ///< malformed messages from one client before it is kicked (0: never)
     std::uint32_t max_violations = 0;      ///< sanitize violations before a kick (0: count and flag only)
     int max_tick_catchup = 8;              ///< most ticks one update() runs after a stall, 1..1000
+    SnapshotConfig snapshots{};            ///< delta baselines, area of interest, priorities, byte budget
     StatsClock clock{};                    ///< optional real clock for time-per-tick stats
     Logger logger{};                       ///< where connection events are logged
 

@@ -2,12 +2,15 @@
 #pragma once
 
 #include <rewind/core/tick.hpp>
+#include <rewind/sync/entity_delta.hpp>
+#include <rewind/sync/snapshot_window.hpp>
 #include <rewind/wire/serialize.hpp>
 
 #include <array>
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -16,7 +19,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 1;
+inline constexpr std::uint32_t kProtocolVersion = 2;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Longest chat text in bytes.
@@ -86,7 +89,18 @@ struct InputPacket {
     std::uint32_t ping_time = 0;            ///< client clock in microseconds, low 32 bits; echoed back
 };
 
-/// Server state for one client. Entities are sorted by strictly ascending id.
+/// How a snapshot reader finds the baseline a snapshot names: the entity list of the snapshot this peer received
+/// with `sequence`, or nullptr when it does not hold it (never received, or too old).
+template <class EntityRecord>
+struct BaselineLookup {
+    using Fn = const std::vector<EntityRecord>* (*)(void* user, std::uint16_t sequence);
+    Fn fn = nullptr;       ///< null: only snapshots against the empty baseline decode
+    void* user = nullptr;  ///< passed back to fn
+};
+
+/// Server state for one client. Entities are sorted by strictly ascending id. They travel delta-coded against
+/// the baseline (sync::serialize_entity_delta): the snapshot sent `baseline_age` sequences earlier, which the
+/// client acknowledged, or the empty list when baseline_age is 0.
 template <class EntityRecord>
 struct SnapshotPacket {
     std::uint16_t sequence = 0;             ///< per-client snapshot counter (loss measurement)
@@ -97,7 +111,13 @@ struct SnapshotPacket {
     std::uint8_t input_buffer_depth = 0;    ///< inputs waiting in the server's jitter buffer, 0..255
     std::uint32_t pong_time = 0;            ///< the newest ping_time received from this client
     std::uint32_t pong_hold_us = 0;         ///< how long the server held that ping before this snapshot
-    std::vector<EntityRecord> entities;
+    std::uint8_t baseline_age = 0;          ///< 0: no baseline; else sequence - the baseline's sequence (1..64)
+    std::vector<EntityRecord> entities;     ///< every entity the client holds after this snapshot
+    std::vector<std::uint32_t> stale;       ///< ids left out by the byte budget: entities[] holds the baseline value
+    // Not on the wire:
+    std::span<const EntityRecord> baseline{};  ///< writer: the baseline's entities; reader: set from `lookup`
+    BaselineLookup<EntityRecord> lookup{};     ///< reader: resolves baseline_age to the baseline's entities
+    bool baseline_missing = false;             ///< reader: failed because the named baseline is not held
 };
 
 /// Kinds of reliable events.
@@ -170,8 +190,9 @@ bool serialize(Stream& s, InputPacket<Input>& m) {
     return wire::serialize_bits(s, m.ping_time, 32);
 }
 
-/// The entity section of a snapshot: a count, then per entity its id gap and the game's serialize().
-/// Kept apart so that issue 5 can replace it with delta and interest-managed encodings.
+/// A full entity list: a count, then per entity its id gap and the game's serialize(). Snapshots no longer use
+/// it (they are delta-coded against a baseline); it stays as the reference "full quantized snapshot" that
+/// bandwidth figures are compared with.
 template <class Stream, class EntityRecord>
 bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
     auto count = static_cast<std::uint32_t>(entities.size());
@@ -211,6 +232,31 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
     return s.ok();
 }
 
+/// The entity section of a snapshot: the baseline age in 7 bits (0..64), then the entity list delta-coded against
+/// that baseline (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
+template <class Stream, class EntityRecord>
+bool serialize_snapshot_entities(Stream& s, SnapshotPacket<EntityRecord>& m) {
+    if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0}, static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
+        return false;
+    if constexpr (Stream::is_reading) {
+        m.baseline = {};
+        m.baseline_missing = false;
+        if (m.baseline_age != 0) {
+            // The age is attacker-controlled: it only selects among lists this client itself decoded before.
+            const auto* base = m.lookup.fn ? m.lookup.fn(m.lookup.user, static_cast<std::uint16_t>(m.sequence - m.baseline_age))
+                                           : nullptr;
+            if (!base) {
+                m.baseline_missing = true;
+                return s.fail(Errc::malformed), false;
+            }
+            m.baseline = std::span<const EntityRecord>(*base);
+        }
+    } else if (m.baseline_age == 0 && !m.baseline.empty()) {
+        return s.fail(Errc::invalid_argument), false;  // a baseline needs its age
+    }
+    return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities);
+}
+
 /// SnapshotPacket fields.
 template <class Stream, class EntityRecord>
 bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
@@ -221,7 +267,7 @@ bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
     return wire::serialize_int(s, m.arrival_offset_us, -kMaxArrivalOffsetUs, kMaxArrivalOffsetUs) &&
            wire::serialize_int(s, m.input_buffer_depth, std::uint8_t{0}, std::uint8_t{255}) &&
            wire::serialize_bits(s, m.pong_time, 32) && wire::serialize_bits(s, m.pong_hold_us, 32) &&
-           serialize_entities(s, m.entities);
+           serialize_snapshot_entities(s, m);
 }
 
 /// Event fields.

@@ -1,0 +1,181 @@
+/// SnapshotSender<G> and SnapshotReceiver<G>: the server's and client's ends of delta-coded, interest-managed snapshots.
+#pragma once
+
+#include <rewind/core/tick.hpp>
+#include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/snapshot_config.hpp>
+#include <rewind/session/game.hpp>
+#include <rewind/sync/entity_delta.hpp>
+#include <rewind/sync/snapshot_planner.hpp>
+#include <rewind/sync/snapshot_window.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace rwd::client_server {
+
+/// Optional hook: G::entity_position(snap) -> sync::GridPoint (grid units) for the area of interest.
+template <class G>
+concept HasEntityPosition = requires(const typename G::EntitySnapshot& e) {
+    { G::entity_position(e) } -> std::convertible_to<sync::GridPoint>;
+};
+/// Fallback: an EntitySnapshot with integer members x and y in grid units.
+template <class G>
+concept HasEntityXY = requires(const typename G::EntitySnapshot& e) {
+    { e.x } -> std::convertible_to<std::int32_t>;
+    { e.y } -> std::convertible_to<std::int32_t>;
+};
+/// Optional hook: G::replication_weight(snap) -> float, the game's priority weight of an entity (default 1).
+template <class G>
+concept HasReplicationWeight = requires(const typename G::EntitySnapshot& e) {
+    { G::replication_weight(e) } -> std::convertible_to<float>;
+};
+/// Whether the area of interest can be used with G (it needs positions).
+template <class G>
+inline constexpr bool kHasPositions = HasEntityPosition<G> || HasEntityXY<G>;
+
+/// The server's end: one planner shared by all seats, one window and priority set per seat. Per snapshot:
+/// begin(world) once, then prepare(slot, packet) -> encode -> commit(slot, packet) per seated client.
+template <ReplicatedGame G>
+class SnapshotSender {
+public:
+    using EntityRecord = typename G::EntityRecord;  ///< one entity with its id
+    using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
+
+    /// A sender for `max_clients` seats with `config` (must be valid).
+    SnapshotSender(const SnapshotConfig& config, int max_clients)
+        : config_(config), planner_(planner_config(config)), clients_(static_cast<std::size_t>(std::max(max_clients, 0))) {
+        for (auto& c : clients_) c.reset(static_cast<std::size_t>(config.window));
+    }
+
+    /// A new client took `slot`: no baseline, no priorities.
+    void reset(int slot) { clients_.at(static_cast<std::size_t>(slot)).reset(static_cast<std::size_t>(config_.window)); }
+    /// The client in `slot` acknowledged the snapshot of `tick` (untrusted).
+    void ack(int slot, Tick tick) { (void)clients_.at(static_cast<std::size_t>(slot)).window.ack(tick); }
+    /// Optional relevance filter/weight (null: area of interest only).
+    void set_relevance(sync::RelevanceFn<EntityRecord> fn, void* user) {
+        relevance_ = fn;
+        relevance_user_ = user;
+    }
+
+    /// This snapshot's world, every entity sorted by id (must stay alive until the last commit).
+    void begin(const std::vector<EntityRecord>& world) {
+        world_ = &world;
+        positions_.clear();
+        weights_.clear();
+        for (const EntityRecord& e : world) {
+            if constexpr (HasEntityPosition<G>) positions_.push_back(G::entity_position(e.snap));
+            else if constexpr (HasEntityXY<G>) positions_.push_back(sync::GridPoint{static_cast<std::int32_t>(e.snap.x), static_cast<std::int32_t>(e.snap.y)});
+            if constexpr (HasReplicationWeight<G>) weights_.push_back(static_cast<float>(G::replication_weight(e.snap)));
+        }
+        planner_.set_world(std::span<const EntityRecord>(world), positions_, weights_);
+    }
+
+    /// Fills the entity part of `packet` (baseline_age, baseline, entities, stale) for the client in `slot`; the
+    /// header fields must be set already (their size comes off the byte budget). `max_message` is the transport's.
+    void prepare(int slot, Snapshot& packet, std::size_t max_message) {
+        auto& client = clients_.at(static_cast<std::size_t>(slot));
+        // Header bits: the message with an empty entity section, minus its one "nothing enters" bit.
+        packet.baseline_age = 0;
+        packet.baseline = {};
+        packet.entities.clear();
+        packet.stale.clear();
+        Framed<Snapshot> f{&packet};
+        header_bits_ = wire::measure_bits(f) - 1;
+        std::size_t budget = max_message;
+        if (config_.budget_bytes > 0) budget = std::min(budget, static_cast<std::size_t>(config_.budget_bytes));
+        // Leave room for the byte padding; the header always goes.
+        const auto budget_bits = static_cast<std::int64_t>(budget * 8) - static_cast<std::int64_t>(header_bits_) - 7;
+        planner_.set_budget_bits(std::max<std::int64_t>(budget_bits, 0));
+        const std::uint32_t own = G::player_entity(slot);
+        const auto& w = *world_;
+        const auto it = std::lower_bound(w.begin(), w.end(), own, [](const EntityRecord& e, std::uint32_t id) { return e.id < id; });
+        const int viewer = it != w.end() && it->id == own ? static_cast<int>(it - w.begin()) : -1;
+        planner_.plan(client, packet.sequence, viewer, plan_, relevance_, relevance_user_, slot);
+        packet.baseline_age = plan_.baseline_age;
+        packet.baseline = plan_.baseline;
+        packet.entities.swap(plan_.view);
+        packet.stale.swap(plan_.stale);
+    }
+
+    /// Stores what `packet` made the client hold, once it was handed to the transport.
+    void commit(int slot, Snapshot& packet) {
+        plan_.view.swap(packet.entities);
+        planner_.commit(clients_.at(static_cast<std::size_t>(slot)), packet.sequence, packet.server_tick, plan_);
+        plan_.view.swap(packet.entities);
+        packet.baseline = {};
+    }
+
+    /// What the last prepare() decided.
+    [[nodiscard]] const sync::SnapshotPlanStats& last_plan() const { return plan_.stats; }
+    /// Bits of the last prepared packet outside its entity list (type, header, baseline age, padding excluded).
+    [[nodiscard]] std::size_t last_header_bits() const { return header_bits_; }
+
+    /// The planner config derived from `c` for G's grid units.
+    static sync::SnapshotPlannerConfig planner_config(const SnapshotConfig& c) {
+        sync::SnapshotPlannerConfig p;
+        p.window = static_cast<std::size_t>(c.window);
+        const double units = 1.0 / static_cast<double>(G::kMetersPerUnit);
+        p.aoi_radius = kHasPositions<G> ? static_cast<std::int64_t>(std::llround(c.aoi_radius_m * units)) : 0;
+        p.grid.cell_size = static_cast<std::int32_t>(std::clamp<double>(std::llround(c.cell_size_m * units), 1.0, 2e9));
+        p.priority.near_weight = c.near_weight;
+        p.priority.far_weight = c.far_weight;
+        p.max_entities = kMaxSnapshotEntities;
+        return p;
+    }
+
+private:
+    SnapshotConfig config_;
+    sync::SnapshotPlanner<EntityRecord> planner_;
+    std::vector<sync::SnapshotClient<EntityRecord>> clients_;
+    const std::vector<EntityRecord>* world_ = nullptr;
+    std::vector<sync::GridPoint> positions_;
+    std::vector<float> weights_;
+    sync::SnapshotPlan<EntityRecord> plan_;
+    sync::RelevanceFn<EntityRecord> relevance_ = nullptr;
+    void* relevance_user_ = nullptr;
+    std::size_t header_bits_ = 0;
+};
+
+/// The client's end: the snapshots it decoded (baselines the server may name) and the display list.
+template <ReplicatedGame G>
+class SnapshotReceiver {
+public:
+    using EntityRecord = typename G::EntityRecord;  ///< one entity with its id
+    using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
+
+    /// Forgets every stored snapshot (a new connection).
+    void reset() { window_.reset(); }
+    /// Points `packet`'s baseline lookup at this receiver; call before decoding into it.
+    void attach(Snapshot& packet) { packet.lookup = BaselineLookup<EntityRecord>{&SnapshotReceiver::lookup, this}; }
+    /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the list to
+    /// show: each stale entity takes the value in `shown` (what the client showed last), which is newer.
+    void accept(Snapshot& packet, std::span<const EntityRecord> shown) {
+        std::vector<EntityRecord>& kept = window_.push(packet.sequence, packet.server_tick);
+        kept.assign(packet.entities.begin(), packet.entities.end());
+        if (!packet.stale.empty()) sync::refresh_stale(shown, std::span<const std::uint32_t>(packet.stale), packet.entities);
+    }
+
+private:
+    static const std::vector<EntityRecord>* lookup(void* user, std::uint16_t sequence) {
+        const auto* e = static_cast<SnapshotReceiver*>(user)->window_.find(sequence);
+        return e ? &e->entities : nullptr;
+    }
+    sync::SnapshotWindow<EntityRecord> window_{sync::kMaxSnapshotWindow};
+};
+
+/// Per-client snapshot bandwidth in kbit/s: wire bytes (payload + UDP/IP + transport headers) over the time the
+/// snapshots span at `snapshot_rate_hz`.
+inline double snapshot_kbps(std::uint64_t wire_bytes, std::uint64_t snapshots, int snapshot_rate_hz) {
+    if (snapshots == 0 || snapshot_rate_hz <= 0) return 0.0;
+    return static_cast<double>(wire_bytes) * 8.0 / 1000.0 * snapshot_rate_hz / static_cast<double>(snapshots);
+}
+
+/// Bytes of UDP/IP header counted per datagram in bandwidth figures.
+inline constexpr std::size_t kUdpIpHeaderBytes = 28;
+
+}  // namespace rwd::client_server
