@@ -166,7 +166,9 @@ private:
     double smooth_weight_ = 0.0;
     sync::FracTick view_{};
     std::vector<RenderEntity> render_;
-    std::vector<EntityRecord> scratch_;
+    mutable std::vector<EntityRecord> scratch_;  // capture buffer, reused (no allocation per call)
+    bool has_view_time_ = false;
+    Micros view_sampled_at_{};
     std::vector<std::uint8_t> buffer_;
     ClientStats stats_{};
 };

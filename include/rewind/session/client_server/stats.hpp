@@ -22,6 +22,7 @@ struct ServerClientStats {
     std::uint64_t inputs_duplicate = 0;      ///< redundant copies of inputs already held or applied
     std::uint64_t inputs_overflow = 0;       ///< inputs dropped because the queue was full (flood)
     std::uint64_t inputs_rate_limited = 0;   ///< input packets dropped by the rate limit
+    std::uint64_t inputs_future = 0;         ///< input packets stamped too far in the future (dropped)
     std::uint64_t violations = 0;            ///< sanitize() violations (out-of-range axes, unknown buttons)
     bool flagged = false;                    ///< violations or floods seen: worth a look
     std::uint64_t shots = 0;                 ///< ticks it fired

@@ -117,7 +117,7 @@ TEST(CsSession, FloodOfInputsGainsNoSpeed) {
     EXPECT_GT(x, 0);
     EXPECT_LE(x, ticks * ToyGame::kSpeed) << "moved faster than one input per tick allows";
     const auto& cst = m.server->client_stats(0);
-    EXPECT_GT(cst.inputs_overflow + cst.inputs_rate_limited, 0u);
+    EXPECT_GT(cst.inputs_overflow + cst.inputs_rate_limited + cst.inputs_future, 0u);
     EXPECT_TRUE(cst.flagged);
 }
 
@@ -257,6 +257,36 @@ TEST(CsSession, ChatEventsArriveExactlyOnceInOrderUnderLoss) {
     ASSERT_EQ(lines.size(), 50u);
     for (int i = 0; i < 50; ++i) EXPECT_EQ(lines[static_cast<std::size_t>(i)], "line " + std::to_string(i));
     EXPECT_EQ(m.client(1).stats().events_out_of_order, 0u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CsSession, SilentClientIsDroppedAfterTheTimeout) {
+    const std::uint64_t seed = 12;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    Match<> m(seed, link(20));
+    RawClient raw(m, "silent");
+    bool hello = false;
+    cs::DisconnectCode code = cs::DisconnectCode::none;
+    m.run(Micros{8'000'000}, [&] {
+        raw.pump(m.now);  // the transport keeps the connection alive; the game layer hears nothing
+        for (const auto& ev : raw.received) {
+            if (ev.type == rwd::transport::TransportEvent::Type::connected && !hello) {
+                raw.send(cs::ConnectRequest{}, rwd::transport::Delivery::reliable_ordered);
+                hello = true;
+            }
+            cs::Disconnect d;
+            if (ev.type == rwd::transport::TransportEvent::Type::message && cs::decode_message(ev.data, d).ok())
+                code = d.code;
+        }
+        raw.received.clear();
+    });
+    EXPECT_EQ(code, cs::DisconnectCode::timed_out);
+    EXPECT_EQ(m.server->stats().timeouts, 1u);
+    EXPECT_EQ(m.server->seated_count(), 0);
+    EXPECT_EQ(m.server->state().players[0].present, 0);
 }
 
 }  // namespace

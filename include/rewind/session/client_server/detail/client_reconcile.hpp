@@ -19,7 +19,7 @@ std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const Enti
 
 template <ReplicatedGame G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_entity() const {
-    G::capture(state_, const_cast<std::vector<EntityRecord>&>(scratch_));
+    G::capture(state_, scratch_);
     return own_in(scratch_);
 }
 
@@ -80,6 +80,7 @@ void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
     has_snapshot_ = true;
     newest_snapshot_tick_ = snap.server_tick;
     interp_.push(snap.server_tick, snap.entities, now);
+    has_view_time_ = false;  // the sample's pointers die with a push: sample again
     std::swap(latest_, snap);
     if (phase_ == ClientPhase::playing) reconcile(latest_, now);
 }
@@ -149,6 +150,9 @@ void Client<G>::update_view(Micros now) {
         if (smooth_weight_ < 1e-3) smooth_weight_ = 0.0;
     }
     if (!clock_.ready()) return;
+    if (has_view_time_ && now == view_sampled_at_) return;  // one sample per frame: update() and render share it
+    has_view_time_ = true;
+    view_sampled_at_ = now;
     sample_ = interp_.sample(now);
     view_ = sample_.sampled_time;
     stats_.interp_delay_ticks = interp_.delay_ticks();

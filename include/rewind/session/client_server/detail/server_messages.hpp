@@ -1,0 +1,168 @@
+/// Server<G> member definitions, part 2: connections, hellos and messages from clients (via server_impl.hpp).
+#pragma once
+
+#include <algorithm>
+
+namespace rwd::client_server {
+
+template <ReplicatedGame G>
+void Server<G>::on_transport_event(transport::TransportEvent& ev, Micros now) {
+    using Type = transport::TransportEvent::Type;
+    if (ev.type == Type::connected) {
+        pending_.push_back(Pending{ev.peer, now, 0, false, {}});
+        return;
+    }
+    if (ev.type == Type::disconnected) {
+        std::erase_if(pending_, [&](const Pending& p) { return p.peer == ev.peer; });
+        const int slot = slot_of(ev.peer);
+        if (slot >= 0) {
+            if (seat(slot).phase == Phase::seated) logf(config_.logger, LogLevel::info, "slot %d left", slot);
+            unseat(slot);
+        }
+        return;
+    }
+    on_message(ev.peer, ev.data, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now) {
+    const int slot = slot_of(peer);
+    if (slot >= 0) {
+        if (seat(slot).phase == Phase::seated) on_seat_message(slot, data, now);
+        return;  // a closing seat is past listening to
+    }
+    for (Pending& p : pending_)
+        if (p.peer == peer && !p.closing) return on_hello(p, data, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now) {
+    ConnectRequest req;
+    if (!decode_message(data, req).ok()) {
+        ++stats_.malformed;
+        if (config_.max_malformed && ++p.malformed >= config_.max_malformed) {
+            p.closing = true;
+            p.close_at = now + config_.kick_linger;
+            Disconnect d{DisconnectCode::garbage};
+            send(p.peer, transport::Delivery::reliable_ordered, d);
+            ++stats_.kicked_garbage;
+        }
+        return;
+    }
+    DisconnectCode refuse = DisconnectCode::none;
+    int slot = -1;
+    if (req.protocol_id != kProtocolId || req.version != kProtocolVersion || req.game_id != config_.game_id) {
+        refuse = DisconnectCode::bad_protocol;
+    } else {
+        for (int i = 0; i < max_clients_ && slot < 0; ++i)
+            if (seat(i).phase == Phase::empty) slot = i;
+        if (slot < 0) refuse = DisconnectCode::server_full;
+    }
+    if (refuse != DisconnectCode::none) {
+        ++stats_.refused;
+        Disconnect d{refuse};
+        send(p.peer, transport::Delivery::reliable_ordered, d);
+        p.closing = true;
+        p.close_at = now + config_.kick_linger;
+        logf(config_.logger, LogLevel::info, "refused peer %u: %s", p.peer, disconnect_code_name(refuse).data());
+        return;
+    }
+    const transport::PeerId peer = p.peer;
+    std::erase_if(pending_, [&](const Pending& q) { return q.peer == peer; });
+    seat_client(peer, slot, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::seat_client(transport::PeerId peer, int slot, Micros now) {
+    Seat& s = seat(slot);
+    s = Seat{};
+    s.phase = Phase::seated;
+    s.peer = peer;
+    s.last_heard = now;
+    s.inputs = sync::InputJitterBuffer<Input>(jitter_config(), tick_);
+    s.stats.connected = true;
+    s.stats.peer = peer;
+    G::add_player(state_, slot);
+    ++stats_.connects;
+    ConnectAccept acc{static_cast<std::uint8_t>(slot), tick_, static_cast<std::uint16_t>(config_.tick_rate_hz),
+                      static_cast<std::uint8_t>(config_.snapshot_rate_hz)};
+    send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+    // The newcomer learns who is already here, then everyone learns of the newcomer.
+    for (int i = 0; i < max_clients_; ++i)
+        if (i != slot && seat(i).phase == Phase::seated)
+            send_event(slot, Event{0, EventKind::spawn, tick_, static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i),
+                                   static_cast<std::int32_t>(G::player_entity(i)), {}});
+    broadcast(EventKind::spawn, slot, slot, static_cast<std::int32_t>(G::player_entity(slot)));
+    logf(config_.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
+}
+
+template <ReplicatedGame G>
+void Server<G>::count_malformed(int slot, Micros now) {
+    ++stats_.malformed;
+    Seat& s = seat(slot);
+    ++s.stats.malformed;
+    s.stats.flagged = true;
+    if (config_.max_malformed && s.stats.malformed >= config_.max_malformed) kick(slot, DisconnectCode::garbage, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now) {
+    Seat& s = seat(slot);
+    s.stats.bytes_received += data.size();
+    const auto type = peek_message_type(data);
+    if (!type.ok()) return count_malformed(slot, now);
+    switch (type.value()) {
+        case MessageType::input: {
+            Packet pkt;
+            if (!decode_message(data, pkt).ok()) return count_malformed(slot, now);
+            on_input(slot, pkt, now);
+            return;
+        }
+        case MessageType::chat: {
+            ChatRequest chat;
+            if (!decode_message(data, chat).ok()) return count_malformed(slot, now);
+            s.last_heard = now;
+            broadcast(EventKind::chat, slot, slot, 0, chat.text);
+            return;
+        }
+        case MessageType::disconnect: {
+            Disconnect d;
+            if (!decode_message(data, d).ok()) return count_malformed(slot, now);
+            logf(config_.logger, LogLevel::info, "slot %d said goodbye", slot);
+            const transport::PeerId peer = s.peer;
+            unseat(slot);
+            transport_.disconnect(peer, transport::DisconnectReason::local);
+            return;
+        }
+        default:
+            ++stats_.unexpected;
+            return;
+    }
+}
+
+template <ReplicatedGame G>
+void Server<G>::on_input(int slot, const Packet& pkt, Micros now) {
+    Seat& s = seat(slot);
+    s.last_heard = now;
+    if (!s.has_ping || pkt.ping_time != s.ping_time) {
+        s.has_ping = true;
+        s.ping_time = pkt.ping_time;
+        s.ping_at = now;
+    }
+    if (pkt.has_ack && (!s.has_ack || pkt.ack_snapshot_tick > s.acked_snapshot)) {
+        s.has_ack = true;
+        s.acked_snapshot = pkt.ack_snapshot_tick;
+    }
+    const auto verdict = s.inputs.push(pkt.newest_tick, std::span<const Input>(pkt.inputs.data(), pkt.count), now);
+    if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
+        s.stats.flagged = true;
+    const auto& b = s.inputs.stats();
+    s.stats.inputs_duplicate = b.redundant_inputs;
+    s.stats.inputs_late = b.late_inputs;
+    s.stats.inputs_overflow = b.overflow_dropped;
+    s.stats.inputs_rate_limited = b.rate_limited;
+    s.stats.inputs_future = b.future_rejected;
+    if (s.inputs.flood_flagged()) s.stats.flagged = true;
+}
+
+}  // namespace rwd::client_server
