@@ -1,0 +1,98 @@
+/// rewind-lab in-process: options, a short seeded client-server run, its JSON and the exit code it implies.
+#include "model.hpp"
+#include "options.hpp"
+#include "report.hpp"
+
+#include <CLI/CLI.hpp>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+lab::LabOptions parse(std::vector<std::string> args) {
+    lab::LabOptions o;
+    CLI::App app;
+    lab::add_options(app, o);
+    args.insert(args.begin(), "rewind-lab");
+    std::vector<const char*> argv;
+    for (auto& a : args) argv.push_back(a.c_str());
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    return o;
+}
+
+TEST(LabOptions, ProfileThenBothThenDirection) {
+    const auto o = parse({"--profile", "checklist", "--loss", "10", "--up-latency", "30", "--down-jitter", "0"});
+    ASSERT_TRUE(o.validate().ok());
+    const auto up = lab::up_link(o).value();
+    const auto down = lab::down_link(o).value();
+    EXPECT_EQ(up.latency.count, 30'000);
+    EXPECT_EQ(down.latency.count, 100'000);
+    EXPECT_EQ(up.jitter.count, 20'000);
+    EXPECT_EQ(down.jitter.count, 0);
+    EXPECT_DOUBLE_EQ(up.loss, 0.10);
+    EXPECT_DOUBLE_EQ(down.loss, 0.10);
+}
+
+TEST(LabOptions, BadValuesAreRefused) {
+    EXPECT_FALSE(parse({"--players", "0"}).validate().ok());
+    EXPECT_FALSE(parse({"--profile", "nowhere"}).validate().ok());
+    EXPECT_FALSE(parse({"--loss", "150"}).validate().ok());
+    EXPECT_FALSE(parse({"--snapshot-rate", "90"}).validate().ok());
+    EXPECT_EQ(lab::find_model("teleport"), nullptr);
+    ASSERT_NE(lab::find_model("client-server"), nullptr);
+}
+
+TEST(LabRun, ShortChecklistRunHasEveryFigureAndAnHonestExitCode) {
+    const std::uint64_t seed = 7;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    auto o = parse({"--players", "4", "--duration", "10", "--seed", std::to_string(seed), "--quiet"});
+    ASSERT_TRUE(o.validate().ok());
+    const lab::ModelResult r = lab::find_model(o.model)->run(o);
+    const nlohmann::json j = lab::report_json(o, r);
+    for (const char* key : {"model", "options", "header", "figures", "checklist", "passed", "failed"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    for (const char* pass : {"main", "zero_latency", "shared_step", "loss_10"}) {
+        const auto& p = j["figures"]["passes"][pass];
+        for (const char* key : {"tick", "clock", "prediction", "shared", "interp", "authority", "channel", "shots", "bandwidth"})
+            EXPECT_TRUE(p.contains(key)) << pass << "." << key;
+        EXPECT_EQ(p["playing"].get<int>(), p["players"].get<int>()) << pass;
+    }
+    EXPECT_FALSE(j["figures"]["passes"]["main"]["series"].empty());
+    EXPECT_EQ(j["checklist"].size(), 11u);
+    // Properties that do not depend on tuning: one shared step, server authority, channels.
+    for (const auto& row : j["checklist"]) {
+        const std::string item = row["item"];
+        if (item.rfind("4 ", 0) == 0 || item.rfind("6 ", 0) == 0 || item.rfind("7 ", 0) == 0) {
+            EXPECT_TRUE(row["pass"].get<bool>()) << item << ": " << row["measured"].get<std::string>();
+        }
+    }
+    // The exit code is the verdict: 0 only when every graded item passed.
+    std::FILE* sink = std::tmpfile();
+    ASSERT_NE(sink, nullptr);
+    const int code = lab::report(o, r, sink);
+    std::fclose(sink);
+    EXPECT_EQ(code, r.verdict.failed() == 0 ? 0 : 1);
+}
+
+TEST(LabRun, NoRewindAllowedFailsLagCompensation) {
+    // A real configuration, not a test hook: with a 0 ms rewind cap the server cannot honour what shooters saw.
+    auto o = parse({"--players", "4", "--duration", "10", "--seed", "7", "--max-rewind-ms", "0", "--quiet"});
+    ASSERT_TRUE(o.validate().ok());
+    const lab::ModelResult r = lab::find_model(o.model)->run(o);
+    bool found = false;
+    for (const auto& g : r.verdict.grades)
+        if (g.item.rfind("8 ", 0) == 0) {
+            found = true;
+            EXPECT_FALSE(g.pass) << g.measured;
+        }
+    EXPECT_TRUE(found);
+    std::FILE* sink = std::tmpfile();
+    ASSERT_NE(sink, nullptr);
+    EXPECT_EQ(lab::report(o, r, sink), 1);
+    std::fclose(sink);
+}
+
+}  // namespace
