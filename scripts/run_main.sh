@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job behind `make run`: the lab's default scenario, or the transport demo until the lab is built.
+# The main job behind `make run`: rewind-lab on the given scenario; exits non-zero when a checklist item fails.
 set -euo pipefail
 build=$1; shift
-if [ -x "$build/apps/rewind-lab" ]; then
-  exec "$build/apps/rewind-lab" "$@"
+if [ ! -x "$build/apps/rewind-lab" ]; then
+  echo "run_main.sh: $build/apps/rewind-lab is not built" >&2
+  exit 1
 fi
-exec "$build/apps/rewind-netdemo" --profile checklist --duration 60
+exec "$build/apps/rewind-lab" "$@"
