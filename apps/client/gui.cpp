@@ -13,6 +13,7 @@
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -161,7 +162,10 @@ int run_gui(const ClientOptions& o) {
                 ImGui_ImplSDLRenderer_NewFrame();
                 ImGui_ImplSDL2_NewFrame();
                 ImGui::NewFrame();
-                view.layout(ImVec2(0.0f, 0.0f), ImGui::GetIO().DisplaySize);
+                // The overlay docks on the left: the arena takes the rest of the window when it is shown.
+                const ImVec2 display = ImGui::GetIO().DisplaySize;
+                const float left = toggles.visible ? std::min(390.0f, display.x * 0.4f) : 0.0f;
+                view.layout(ImVec2(left, 0.0f), ImVec2(display.x - left, display.y));
                 view.draw(ImGui::GetBackgroundDrawList(), player, now, toggles.ghosts);
                 draw_banner(player, o);
                 overlay.draw(player, toggles, ImGui::GetIO().Framerate);

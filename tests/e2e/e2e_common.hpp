@@ -1,0 +1,49 @@
+// Shared pieces of the end-to-end tests: the program paths, starting a server and reading its port, client reports.
+#pragma once
+
+#include "process.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace e2e {
+
+using namespace std::chrono_literals;
+
+/// The built programs (paths baked in by tests/CMakeLists.txt).
+inline const std::string kServerBin = E2E_SERVER_BIN;
+inline const std::string kClientBin = E2E_CLIENT_BIN;
+inline const std::string kRelayBin = E2E_RELAY_BIN;
+
+/// A started rewind-server on an OS-chosen port (read from its first log line).
+struct ServerProc {
+    std::unique_ptr<Process> proc;
+    int port = 0;
+};
+
+/// Starts rewind-server --port 0 with `extra` options; fails the test if no port shows within 10 s.
+inline ServerProc start_server(const std::string& dir, const std::vector<std::string>& extra) {
+    std::vector<std::string> argv{kServerBin, "--port", "0"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    ServerProc s;
+    s.proc = std::make_unique<Process>(argv, dir + "/server.log");
+    const auto line = s.proc->wait_for_line("event=listening", 10s);
+    EXPECT_TRUE(line.has_value()) << "server log:\n" << s.proc->log();
+    if (line) s.port = static_cast<int>(kv_int(*line, "port").value_or(0));
+    return s;
+}
+
+/// The JSON of a client's "final {...}" line, or null when there is none (fails the test then).
+inline nlohmann::json final_report(const Process& client) {
+    const auto text = line_after(client.log(), "final ");
+    EXPECT_TRUE(text.has_value()) << "no final line in " << client.log_path() << ":\n" << client.log();
+    if (!text) return nullptr;
+    return nlohmann::json::parse(*text, nullptr, false);
+}
+
+}  // namespace e2e
