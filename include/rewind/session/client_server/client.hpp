@@ -7,6 +7,7 @@
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
+#include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
@@ -151,6 +152,7 @@ private:
     Tick newest_snapshot_tick_{};
     Snapshot latest_{};
     Snapshot incoming_{};
+    SnapshotReceiver<G> receiver_;  // decoded snapshots (delta baselines) and the display list
     std::uint16_t input_sequence_ = 0;
     bool has_seq_ = false;
     std::uint16_t newest_seq_ = 0;

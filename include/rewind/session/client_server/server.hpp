@@ -5,6 +5,7 @@
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
+#include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/game_events.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/stats.hpp>
@@ -44,6 +45,9 @@ public:
 
     /// Sends `code` to the client in `slot`, removes its player at once and closes the connection shortly after.
     void kick(int slot, DisconnectCode code, Micros now);
+    /// Optional relevance of entities per client, applied within the area of interest: fn(user, slot, entity)
+    /// returns a priority multiplier, <= 0 for "not relevant to this client" (its own entity always is).
+    void set_relevance(sync::RelevanceFn<EntityRecord> fn, void* user) { sender_.set_relevance(fn, user); }
     /// Sends an event to every seated client over the reliable channel.
     void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text = {});
 
@@ -131,6 +135,8 @@ private:
     std::array<Input, G::kMaxPlayers> inputs_{};
     std::vector<GameEvent> game_events_;
     Snapshot snapshot_{};
+    std::vector<EntityRecord> world_;  // every entity, captured once per snapshot
+    SnapshotSender<G> sender_{config_.snapshots, max_clients_};  // baselines, interest, priorities, budget
     std::vector<std::uint8_t> buffer_;
     ServerStats stats_{};
 };

@@ -36,6 +36,12 @@ struct ServerClientStats {
     std::size_t last_snapshot_bytes = 0;     ///< size of the last snapshot
     std::size_t max_snapshot_bytes = 0;      ///< the largest snapshot so far
     std::uint64_t snapshot_bytes_total = 0;  ///< all snapshot bytes (mean = total / snapshots_sent)
+    std::uint64_t snapshot_wire_bytes_total = 0;  ///< the same plus 28 B UDP/IP and the transport header per datagram
+    double snapshot_kbps = 0.0;              ///< snapshot rate to it with those headers, kbit/s (mean so far)
+    std::uint64_t snapshot_entity_bits_total = 0;  ///< bits of the entity lists (bits per entity = / entities_total)
+    std::uint64_t snapshot_entities_total = 0;     ///< relevant entities summed over its snapshots
+    std::uint64_t snapshots_with_baseline = 0;     ///< snapshots delta-coded against an acknowledged one
+    std::uint64_t entities_left_out_total = 0;     ///< relevant entities the byte budget postponed, summed
     std::uint64_t events_sent = 0;           ///< reliable events sent to it
 };
 
@@ -102,6 +108,7 @@ struct ClientStats {
     std::uint64_t snapshots_received = 0;    ///< snapshots accepted
     std::uint64_t snapshots_stale = 0;       ///< snapshots older than one already seen (dropped)
     std::uint64_t malformed = 0;             ///< messages from the server that failed to decode
+    std::uint64_t snapshots_unknown_baseline = 0;  ///< snapshots naming a baseline the client no longer holds
     std::uint64_t events_received = 0;       ///< reliable events received
     std::uint64_t events_out_of_order = 0;   ///< events whose sequence was not the next expected (must stay 0)
     std::uint64_t inputs_sent = 0;           ///< input packets sent

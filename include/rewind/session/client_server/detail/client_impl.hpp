@@ -57,6 +57,7 @@ Status Client<G>::connect(const transport::Address& server, Micros now) {
     slot_ = -1;
     ticking_ = false;
     has_snapshot_ = false;
+    receiver_.reset();
     has_seq_ = false;
     expected_event_ = 0;
     return {};
@@ -204,8 +205,10 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
             return;
         }
         case MessageType::snapshot: {
+            receiver_.attach(incoming_);  // the baseline it names comes from what we decoded before
             if (!decode_message(data, incoming_).ok()) {
-                ++stats_.malformed;
+                if (incoming_.baseline_missing) ++stats_.snapshots_unknown_baseline;
+                else ++stats_.malformed;
                 return;
             }
             on_snapshot(incoming_, now);

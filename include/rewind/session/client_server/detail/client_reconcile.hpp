@@ -77,6 +77,7 @@ void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
     stats_.server_tick_drift = clock_.estimated_server_tick(now) -
                                sync::FracTick::at(snap.server_tick, clock_.rtt().seconds() * config_.tick_rate_hz / 2);
 
+    receiver_.accept(snap, latest_.entities);  // keep it as a baseline; stale entities show their newest value
     has_snapshot_ = true;
     newest_snapshot_tick_ = snap.server_tick;
     interp_.push(snap.server_tick, snap.entities, now);

@@ -202,9 +202,11 @@ void Server<G>::run_tick(Micros now) {
 
 template <ReplicatedGame G>
 void Server<G>::send_snapshots(Micros now) {
-    G::capture(state_, snapshot_.entities);  // once per tick, shared by every client's snapshot
-    snapshot_.server_tick = tick_ - 1;       // the state after the tick just simulated
+    G::capture(state_, world_);         // once per tick, shared by every client's snapshot
+    snapshot_.server_tick = tick_ - 1;  // the state after the tick just simulated
+    sender_.begin(world_);
     const std::size_t max_size = transport_.max_message_size();
+    const std::size_t datagram_overhead = kUdpIpHeaderBytes + transport_.header_bytes();
     const double tick_us = 1e6 / config_.tick_rate_hz;
     for (int i = 0; i < max_clients_; ++i) {
         Seat& s = seat(i);
@@ -219,29 +221,34 @@ void Server<G>::send_snapshots(Micros now) {
         snapshot_.pong_time = s.ping_time;
         const std::int64_t hold = s.has_ping ? (now - s.ping_at).count : 0;
         snapshot_.pong_hold_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(hold, 0, 0xFFFFFFFF));
+        // Delta against the client's acknowledged baseline, only relevant entities, by priority within the budget
+        // (which is at most the datagram size, so only a single entity larger than a datagram can overflow).
+        sender_.prepare(i, snapshot_, max_size);
         if (!encode_message(snapshot_, buffer_).ok()) {
             ++stats_.send_failures;
             continue;
         }
         if (buffer_.size() > max_size) {
-            // Too big for one datagram: send the biggest prefix of the entity list that fits (issue 5's
-            // priorities will choose better). Rare, so the copy is fine.
             ++stats_.snapshot_overflow;
-            Snapshot cut = snapshot_;
-            while (!cut.entities.empty() && buffer_.size() > max_size) {
-                cut.entities.resize(cut.entities.size() * 3 / 4);
-                if (!encode_message(cut, buffer_).ok()) break;
-            }
+            continue;
         }
         if (!transport_.send(s.peer, transport::Delivery::unreliable, buffer_).ok()) {
             ++stats_.send_failures;
             continue;
         }
+        sender_.commit(i, snapshot_);
+        const sync::SnapshotPlanStats& plan = sender_.last_plan();
+        s.stats.snapshot_wire_bytes_total += buffer_.size() + datagram_overhead;
+        s.stats.snapshot_entity_bits_total += buffer_.size() * 8 - std::min(buffer_.size() * 8, sender_.last_header_bits());
+        s.stats.snapshot_entities_total += plan.relevant;
+        s.stats.snapshots_with_baseline += plan.has_baseline ? 1 : 0;
+        s.stats.entities_left_out_total += plan.stale + plan.deferred;
         s.stats.bytes_sent += buffer_.size();
         ++s.stats.snapshots_sent;
         s.stats.last_snapshot_bytes = buffer_.size();
         s.stats.max_snapshot_bytes = std::max(s.stats.max_snapshot_bytes, buffer_.size());
         s.stats.snapshot_bytes_total += buffer_.size();
+        s.stats.snapshot_kbps = snapshot_kbps(s.stats.snapshot_wire_bytes_total, s.stats.snapshots_sent, config_.snapshot_rate_hz);
         ++stats_.snapshots_sent;
     }
 }

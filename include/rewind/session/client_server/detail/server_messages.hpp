@@ -80,6 +80,7 @@ void Server<G>::seat_client(transport::PeerId peer, int slot, Micros now) {
     s.peer = peer;
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<Input>(jitter_config(), tick_);
+    sender_.reset(slot);  // no baseline yet: the first snapshot carries every relevant entity in full
     s.stats.connected = true;
     s.stats.peer = peer;
     G::add_player(state_, slot);
@@ -153,6 +154,7 @@ void Server<G>::on_input(int slot, const Packet& pkt, Micros now) {
         s.has_ack = true;
         s.acked_snapshot = pkt.ack_snapshot_tick;
     }
+    if (pkt.has_ack) sender_.ack(slot, pkt.ack_snapshot_tick);  // the delta baseline
     const auto verdict = s.inputs.push(pkt.newest_tick, std::span<const Input>(pkt.inputs.data(), pkt.count), now);
     if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
         s.stats.flagged = true;

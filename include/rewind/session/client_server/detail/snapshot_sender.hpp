@@ -121,7 +121,7 @@ public:
         p.window = static_cast<std::size_t>(c.window);
         const double units = 1.0 / static_cast<double>(G::kMetersPerUnit);
         p.aoi_radius = kHasPositions<G> ? static_cast<std::int64_t>(std::llround(c.aoi_radius_m * units)) : 0;
-        p.grid.cell_size = static_cast<std::int32_t>(std::clamp<double>(std::llround(c.cell_size_m * units), 1.0, 2e9));
+        p.grid.cell_size = static_cast<std::int32_t>(std::clamp(std::round(c.cell_size_m * units), 1.0, 2e9));
         p.priority.near_weight = c.near_weight;
         p.priority.far_weight = c.far_weight;
         p.max_entities = kMaxSnapshotEntities;
