@@ -6,6 +6,7 @@
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/transport/transport.hpp>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -56,11 +57,33 @@ public:
     [[nodiscard]] std::size_t header_bytes() const override { return inner_.header_bytes(); }
 
 private:
+    using EntityList = std::vector<arena::ArenaGame::EntityRecord>;
+    /// Snapshots kept as possible baselines: more than the 64 sequences a baseline may be old.
+    static constexpr std::size_t kKept = 128;
+    struct Held {
+        bool valid = false;
+        std::uint16_t sequence = 0;
+        EntityList entities;
+    };
+
+    // Snapshots are delta-coded against one the client received earlier: the tap sees the same datagrams as the
+    // session, so it keeps its own copies and resolves the same baselines.
+    static const EntityList* find(void* user, std::uint16_t sequence) {
+        const auto* self = static_cast<const SnapshotTap*>(user);
+        const Held& h = self->held_[sequence % kKept];
+        return h.valid && h.sequence == sequence ? &h.entities : nullptr;
+    }
+
     void look_at(std::span<const std::uint8_t> data) {
         auto type = rwd::client_server::peek_message_type(data);
         if (!type.ok() || type.value() != rwd::client_server::MessageType::snapshot) return;
+        scratch_.lookup = {&SnapshotTap::find, this};
         if (!rwd::client_server::decode_message(data, scratch_).ok()) return;  // the session counts it
-        if (has_ && scratch_.server_tick - newest_.server_tick <= 0) return;   // older or repeated
+        Held& h = held_[scratch_.sequence % kKept];
+        h.valid = true;
+        h.sequence = scratch_.sequence;
+        h.entities = scratch_.entities;
+        if (has_ && scratch_.server_tick - newest_.server_tick <= 0) return;  // older or repeated
         std::swap(newest_, scratch_);
         has_ = true;
     }
@@ -69,6 +92,7 @@ private:
     Snapshot newest_{};
     Snapshot scratch_{};
     bool has_ = false;
+    std::array<Held, kKept> held_{};
 };
 
 }  // namespace apps
