@@ -26,6 +26,10 @@ Status P2PConfig::validate() const {
     }
     if (stall_frames_ahead < 0) return Error{Errc::invalid_config, "stall_frames_ahead must be >= 0"};
     if (max_spectators < 0 || max_spectators > 64) return Error{Errc::invalid_config, "max_spectators must be 0..64"};
+    // The window must outlast the prediction window: a late disconnect can rewrite that many confirmed frames.
+    if (spectator_history_frames < max_prediction + 2 || spectator_history_frames > 100'000'000) {
+        return Error{Errc::invalid_config, "spectator_history_frames must be max_prediction+2 .. 100000000"};
+    }
     return {};
 }
 
@@ -42,6 +46,15 @@ std::string_view event_name(SessionEvent::Type type) {
         case T::desync_detected: return "desync_detected";
         case T::spectator_joined: return "spectator_joined";
         case T::spectator_left: return "spectator_left";
+    }
+    return "unknown";
+}
+
+std::string_view leave_reason_name(LeaveReason reason) {
+    switch (reason) {
+        case LeaveReason::none: return "none";
+        case LeaveReason::left: return "left";
+        case LeaveReason::too_far_behind: return "too_far_behind";
     }
     return "unknown";
 }

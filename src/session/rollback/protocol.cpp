@@ -158,8 +158,8 @@ bool serialize(Stream& s, Message& m) {
         case MsgType::input: return serialize_input_body(s, m);
         case MsgType::quality_report:
         case MsgType::quality_reply: return s.serialize_bits(m.stamp, 32);
-        case MsgType::keepalive:
-        case MsgType::goodbye: return true;
+        case MsgType::keepalive: return true;
+        case MsgType::goodbye: return wire::serialize_enum(s, m.reason, kMaxLeaveReason);
         case MsgType::state_request: return serialize_frame(s, m.state_frame);
         case MsgType::state_chunk: {
             if (!serialize_frame(s, m.state_frame)) return false;

@@ -124,6 +124,10 @@ private:
     void send_spectator_inputs(detail::PeerLink& l, Micros now);
     void handle_forensics(int link, const Message& msg, Micros now);
     void push_event(SessionEvent e) { events_.push_back(e); }
+    void drop_spectator(detail::PeerLink& l, Micros now);
+    Frame history_end() const {
+        return history_start_ + static_cast<Frame>(history_.size() / static_cast<std::size_t>(cfg_.num_players));
+    }
     // simulation (detail/p2p_simulation.hpp)
     Input input_for(int slot, Frame f) const;
     Frame remote_confirmed() const;
@@ -172,7 +176,8 @@ private:
     bool has_report_ = false;
     std::deque<Saved> snapshots_;               // states of checksummed frames, for forensics (bounded)
     std::vector<DesyncReport> reports_;
-    std::vector<Input> history_;                // confirmed inputs, frame-major, for spectators
+    std::deque<Input> history_;                 // confirmed inputs for spectators, frame-major, from history_start_
+    Frame history_start_ = 0;                   // oldest frame in history_ (the window slides past older ones)
 
     double frames_ahead_ = 0.0;
     double time_scale_ = 1.0;

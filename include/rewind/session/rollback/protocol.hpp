@@ -87,6 +87,9 @@ struct Message {
     std::vector<InputStream> streams;     ///< at most 8, distinct players
     // quality_report / quality_reply
     std::uint32_t stamp = 0;
+    // goodbye
+    LeaveReason reason = LeaveReason::left;  ///< why the sender ends the link
+
     // state_request / state_chunk
     Frame state_frame = 0;
     std::uint64_t state_checksum = 0;

@@ -81,6 +81,7 @@ public:
             if (ev.peer != host_) continue;
             if (ev.type == transport::TransportEvent::Type::disconnected) {
                 if (link_->state() != detail::PeerLink::State::disconnected) {
+                    leave_reason_ = LeaveReason::left;
                     link_->disconnect();
                     link_events_.push_back({detail::LinkEvent::Type::disconnected});
                 }
@@ -96,6 +97,7 @@ public:
                 ++link_->malformed;
                 continue;
             }
+            if (msg.type == MsgType::goodbye && leave_reason_ == LeaveReason::none) leave_reason_ = msg.reason;
             if (msg.type == MsgType::input && link_->running()) handle_input(msg);
         }
         link_->poll(transport_, sender_, now, link_events_);
@@ -178,6 +180,8 @@ public:
         events_.pop_front();
         return true;
     }
+    /// Why the host link ended (none while it lasts): too_far_behind when the host's input window had moved on.
+    [[nodiscard]] LeaveReason leave_reason() const { return leave_reason_; }
     /// advance() calls that ran more than one frame to catch up.
     [[nodiscard]] std::uint64_t catchups() const { return catchups_; }
     /// Statistics of the link to the host.
@@ -265,7 +269,11 @@ private:
                     e.timeout_in = le.timeout_in;
                     break;
                 case detail::LinkEvent::Type::resumed: e.type = SessionEvent::Type::resumed; break;
-                case detail::LinkEvent::Type::disconnected: e.type = SessionEvent::Type::disconnected; break;
+                case detail::LinkEvent::Type::disconnected:
+                    e.type = SessionEvent::Type::disconnected;
+                    if (leave_reason_ == LeaveReason::none) leave_reason_ = LeaveReason::left;  // went silent
+                    e.reason = leave_reason_;
+                    break;
             }
             events_.push_back(e);
         }
@@ -286,6 +294,7 @@ private:
     std::vector<Input> inputs_;
     std::vector<std::pair<Frame, std::uint64_t>> checksums_;
     std::uint64_t catchups_ = 0;
+    LeaveReason leave_reason_ = LeaveReason::none;
 };
 
 }  // namespace rwd::rollback

@@ -62,6 +62,8 @@ struct P2PConfig {
     double time_sync_deadband = 0.5;           ///< frames of advantage ignored as noise
     int stall_frames_ahead = 4;                ///< backstop: skip a frame when this far ahead (0 = never)
     int max_spectators = 4;                    ///< spectators that may join (0 = no spectators, no history)
+    int spectator_history_frames = 36'000;     ///< confirmed input frames kept for spectators (10 min at 60 Hz);
+                                               ///< a spectator further behind than this is dropped (too_far_behind)
     bool drive_transport = true;               ///< call transport.update(now) inside update()
     std::uint32_t session_tag = 0;             ///< must match on all peers (e.g. a match id); handshake checks it
     std::uint64_t seed = 1;                    ///< seeds the handshake nonces (pass a real random seed in apps)
@@ -71,6 +73,17 @@ struct P2PConfig {
     /// invalid_config with a description of the first bad value.
     [[nodiscard]] Status validate() const;
 };
+
+/// Why a spectator or player link ended (SessionEvent::reason, and the goodbye message on the wire).
+enum class LeaveReason : std::uint8_t {
+    none,            ///< not a leave (or not known)
+    left,            ///< it said goodbye, its transport disconnected or it went silent
+    too_far_behind,  ///< a spectator needed inputs older than the host's spectator_history_frames window
+};
+/// The largest LeaveReason value.
+inline constexpr LeaveReason kMaxLeaveReason = LeaveReason::too_far_behind;
+/// The readable name of a LeaveReason, e.g. "too_far_behind".
+std::string_view leave_reason_name(LeaveReason reason);
 
 /// What happened in a session, popped with poll_event().
 struct SessionEvent {
@@ -98,6 +111,7 @@ struct SessionEvent {
     double time_scale = 1.0;              ///< time_sync: recommended speed (1.0 = nominal)
     std::uint64_t local_checksum = 0;     ///< desync_detected
     std::uint64_t remote_checksum = 0;    ///< desync_detected
+    LeaveReason reason = LeaveReason::none;  ///< disconnected, spectator_left: why
 };
 
 /// The readable name of an event type, e.g. "desync_detected".
@@ -178,6 +192,8 @@ struct SessionStats {
     std::uint64_t checksums_compared = 0;  ///< confirmed-frame checksums compared with a peer
     std::uint64_t desyncs = 0;             ///< mismatches found
     std::uint64_t malformed = 0;           ///< packets dropped as malformed, all peers
+    std::uint64_t spectator_history = 0;   ///< confirmed input frames kept for spectators (<= the window)
+    std::uint64_t spectators_dropped = 0;  ///< spectators dropped for falling behind that window
     double frames_ahead = 0.0;             ///< current advantage over the slowest peer
     double time_scale = 1.0;               ///< current recommended speed
     TimingStats timing{};                  ///< save/load/step time (with a clock)

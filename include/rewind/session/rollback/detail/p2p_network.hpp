@@ -170,7 +170,7 @@ void P2PSession<G>::handle_input(int link, const Message& msg, Micros now) {
     l.recv_rate.sample(now, l.bytes_received);
     if (l.remote_role() == Role::spectator) {
         // A spectator only acknowledges the confirmed history it has; it cannot ack what we never had.
-        const auto have = static_cast<Frame>(history_.size() / static_cast<std::size_t>(cfg_.num_players)) - 1;
+        const Frame have = history_end() - 1;
         if (msg.ack > have || !msg.streams.empty()) {
             ++l.malformed;
             return;
@@ -256,6 +256,7 @@ void P2PSession<G>::handle_link_events(int link, Micros now) {
             case detail::LinkEvent::Type::resumed: e.type = SessionEvent::Type::resumed; break;
             case detail::LinkEvent::Type::disconnected:
                 e.type = spectator ? SessionEvent::Type::spectator_left : SessionEvent::Type::disconnected;
+                e.reason = LeaveReason::left;
                 break;
         }
         if (spectator && (e.type == SessionEvent::Type::interrupted || e.type == SessionEvent::Type::resumed ||
@@ -290,8 +291,14 @@ void P2PSession<G>::apply_disconnect(int slot, Frame last) {
     if (checked_through_ > last) checked_through_ = last;
     while (!local_reports_.empty() && local_reports_.back().frame > last) local_reports_.pop_back();
     while (!snapshots_.empty() && snapshots_.back().frame > last) snapshots_.pop_back();
-    const std::size_t keep = static_cast<std::size_t>(last + 1) * static_cast<std::size_t>(cfg_.num_players);
-    if (history_.size() > keep) history_.resize(keep);
+    if (history_end() > last + 1) {
+        if (last + 1 >= history_start_) {
+            history_.resize(static_cast<std::size_t>(last + 1 - history_start_) * static_cast<std::size_t>(cfg_.num_players));
+        } else {  // older than the window (cannot happen while it outlasts max_prediction): start it afresh
+            history_.clear();
+            history_start_ = last + 1;
+        }
+    }
 }
 
 template <DeterministicGame G>
@@ -389,8 +396,12 @@ void P2PSession<G>::send_spectator_inputs(detail::PeerLink& l, Micros now) {
     m.type = MsgType::input;
     m.sender_frame = std::max(checked_through_, Frame{0});
     const auto n = static_cast<std::size_t>(cfg_.num_players);
-    const auto have = static_cast<Frame>(history_.size() / n);
+    const Frame have = history_end();
     const Frame from = std::max<Frame>(l.remote_ack + 1, 0);
+    if (from < history_start_) {
+        drop_spectator(l, now);  // the inputs it needs next have left the window: it can never catch up
+        return;
+    }
     if (from < have) {
         const std::int64_t budget = static_cast<std::int64_t>(transport_.max_message_size()) * 8 -
                                     static_cast<std::int64_t>(measure_message(m)) - 64 - 48 * static_cast<std::int64_t>(n);
@@ -401,7 +412,7 @@ void P2PSession<G>::send_spectator_inputs(detail::PeerLink& l, Micros now) {
         for (Frame f = from; f < have && f - from < static_cast<Frame>(kMaxInputsPerStream); ++f) {
             std::int64_t cost = 0;
             for (std::size_t p = 0; p < n; ++p) {
-                (void)input_to_bits<G>(history_[static_cast<std::size_t>(f) * n + p], cur[p]);
+                (void)input_to_bits<G>(history_[static_cast<std::size_t>(f - history_start_) * n + p], cur[p]);
                 cost += static_cast<std::int64_t>(input_bits_cost(prev[p], cur[p]));
             }
             if (used + cost > budget) break;
@@ -412,6 +423,22 @@ void P2PSession<G>::send_spectator_inputs(detail::PeerLink& l, Micros now) {
         if (m.streams[0].inputs.empty()) m.streams.clear();
     }
     (void)l.send(transport_, sender_, m, now);
+}
+
+template <DeterministicGame G>
+void P2PSession<G>::drop_spectator(detail::PeerLink& l, Micros now) {
+    // Reliable, so the spectator learns why it was dropped rather than only timing out.
+    Message m;
+    m.type = MsgType::goodbye;
+    m.reason = LeaveReason::too_far_behind;
+    (void)l.send(transport_, sender_, m, now, transport::Delivery::reliable_ordered);
+    l.disconnect();
+    ++stats_.spectators_dropped;
+    SessionEvent e;
+    e.type = SessionEvent::Type::spectator_left;
+    e.peer = l.peer();
+    e.reason = LeaveReason::too_far_behind;
+    push_event(e);
 }
 
 }  // namespace rwd::rollback

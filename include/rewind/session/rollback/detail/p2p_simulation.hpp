@@ -261,8 +261,13 @@ template <DeterministicGame G>
 void P2PSession<G>::process_confirmed() {
     const Frame c = confirmed_frame();
     for (Frame f = checked_through_ + 1; f <= c; ++f) {
-        if (cfg_.max_spectators > 0 && history_.size() == static_cast<std::size_t>(f) * cfg_.num_players) {
+        if (cfg_.max_spectators > 0 && history_end() == f) {
             for (int p = 0; p < cfg_.num_players; ++p) history_.push_back(input_for(p, f));
+            // Bounded memory over a long match: the window slides; spectators behind it are dropped when served.
+            if (f + 1 - history_start_ > cfg_.spectator_history_frames) {
+                history_.erase(history_.begin(), history_.begin() + cfg_.num_players);
+                ++history_start_;
+            }
         }
         if (cfg_.checksum_interval > 0 && f % cfg_.checksum_interval == 0) {
             std::uint64_t cs = 0;
@@ -352,6 +357,7 @@ SessionStats P2PSession<G>::stats() const {
     s.frames_ahead = frames_ahead_;
     s.time_scale = time_scale_;
     s.malformed = stats_.malformed;
+    s.spectator_history = static_cast<std::uint64_t>(history_end() - history_start_);
     for (const detail::PeerLink& l : links_) s.malformed += l.malformed;
     const double elapsed = running_ ? (last_now_ - running_since_).seconds() : 0.0;
     s.resimulated_per_second = elapsed > 0.0 ? static_cast<double>(stats_.frames_resimulated) / elapsed : 0.0;
