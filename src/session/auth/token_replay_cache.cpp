@@ -25,6 +25,13 @@ TokenError TokenReplayCache::admit(const TokenFields& token, std::uint64_t owner
     return TokenError::none;
 }
 
+TokenError TokenReplayCache::check(const TokenFields& token, std::uint64_t owner, Micros now) const {
+    for (const Entry& e : entries_)
+        if (e.used && now < e.expires_at && e.client_id == token.client_id && e.nonce == token.nonce)
+            return e.owner == owner ? TokenError::none : TokenError::replayed;
+    return TokenError::none;
+}
+
 std::size_t TokenReplayCache::live(Micros now) const {
     return static_cast<std::size_t>(
         std::count_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.used && now < e.expires_at; }));

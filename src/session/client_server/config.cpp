@@ -24,6 +24,8 @@ Status ServerConfig::validate() const {
     // The rewind cap must fit the server's hitbox history (64 ticks).
     const sync::HitboxHistoryConfig history{tick_rate_hz, Micros{std::int64_t{max_rewind_ms} * 1000}};
     if (!history.validate(64).ok()) return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history"};
+    if (require_token)
+        if (Status s = require_token->validate(); !s.ok()) return s;
     return snapshots.validate();
 }
 
@@ -43,6 +45,8 @@ Status ClientConfig::validate() const {
         return Error{Errc::invalid_config, "initial_extra_lead_ticks must be 0..30"};
     if (sync_ping_interval.count <= 0) return Error{Errc::invalid_config, "sync_ping_interval must be positive"};
     if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be positive"};
+    if (connect_token.size() > auth::kMaxTokenBytes)
+        return Error{Errc::invalid_config, "connect_token is longer than auth::kMaxTokenBytes"};
     sync::ClockSyncConfig c = clock;
     c.tick_rate_hz = tick_rate_hz;
     return c.validate();

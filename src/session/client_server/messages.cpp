@@ -28,6 +28,7 @@ std::string_view disconnect_code_name(DisconnectCode c) {
         case DisconnectCode::garbage: return "garbage";
         case DisconnectCode::cheating: return "cheating";
         case DisconnectCode::transport: return "transport";
+        case DisconnectCode::unauthorized: return "unauthorized";
     }
     return "unknown";
 }

@@ -25,6 +25,8 @@ public:
     /// replay_cache_full when there is no room. Linear in capacity; hellos are rare.
     [[nodiscard]] TokenError admit(const TokenFields& token, std::uint64_t owner, Micros now);
 
+    /// What admit() would say about a token already held (none or replayed), without storing anything.
+    [[nodiscard]] TokenError check(const TokenFields& token, std::uint64_t owner, Micros now) const;
     /// Live (unexpired) entries at `now`.
     [[nodiscard]] std::size_t live(Micros now) const;
     /// Entries the cache holds at most.

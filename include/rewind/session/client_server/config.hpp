@@ -4,10 +4,13 @@
 #include <rewind/core/log.hpp>
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/auth/token_gate.hpp>
 #include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/sync/clock_sync.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace rwd::client_server {
 
@@ -34,6 +37,7 @@ struct ServerConfig {
     std::uint32_t max_violations = 0;      ///< sanitize violations before a kick (0: count and flag only)
     int max_tick_catchup = 8;              ///< most ticks one update() runs after a stall, 1..1000
     SnapshotConfig snapshots{};            ///< delta baselines, area of interest, priorities, byte budget
+    std::optional<auth::TokenRequirement> require_token;  ///< set: only clients with a valid connect token get in
     StatsClock clock{};                    ///< optional real clock for time-per-tick stats
     Logger logger{};                       ///< where connection events are logged
 
@@ -51,6 +55,7 @@ enum class RemoteInputPolicy : std::uint8_t {
 struct ClientConfig {
     int tick_rate_hz = 60;                 ///< must match the server's (checked against ConnectAccept)
     std::uint32_t game_id = 0;             ///< sent in the hello
+    std::vector<std::uint8_t> connect_token;  ///< sent in the hello (from the game backend), <= auth::kMaxTokenBytes
     int max_tick_catchup = 8;              ///< most ticks one update() runs, 1..1000
     Micros smoothing_time{100'000};        ///< visual correction decay time constant
     double snap_distance_m = 2.0;          ///< corrections larger than this snap instead of smoothing

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rewind/core/tick.hpp>
+#include <rewind/session/auth/connect_token.hpp>
 #include <rewind/sync/entity_delta.hpp>
 #include <rewind/sync/snapshot_window.hpp>
 #include <rewind/wire/serialize.hpp>
@@ -19,7 +20,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 2;
+inline constexpr std::uint32_t kProtocolVersion = 3;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Longest chat text in bytes.
@@ -55,6 +56,7 @@ enum class DisconnectCode : std::uint8_t {
     garbage,            ///< too many malformed messages
     cheating,           ///< too many input violations
     transport,          ///< the transport dropped the peer
+    unauthorized,       ///< the connect token was refused (Disconnect::token_error says why)
 };
 /// Bits of DisconnectCode on the wire.
 inline constexpr int kDisconnectCodeBits = 4;
@@ -66,6 +68,7 @@ struct ConnectRequest {
     std::uint32_t protocol_id = kProtocolId;
     std::uint32_t version = kProtocolVersion;
     std::uint32_t game_id = 0;  ///< the app's game/build id; the server refuses a mismatch
+    std::vector<std::uint8_t> token;  ///< connect token from the game backend (empty: none), <= auth::kMaxTokenBytes
 };
 
 /// Server welcome: the client's slot and the server's tick.
@@ -142,6 +145,7 @@ struct Event {
 /// Goodbye with a reason.
 struct Disconnect {
     DisconnectCode code = DisconnectCode::client_quit;
+    auth::TokenError token_error = auth::TokenError::none;  ///< why, when code is unauthorized (else not sent)
 };
 
 /// A chat line from a client; the server broadcasts it as an Event.
@@ -161,7 +165,7 @@ bool serialize_tick(Stream& s, Tick& t) {
 template <class Stream>
 bool serialize(Stream& s, ConnectRequest& m) {
     return wire::serialize_bits(s, m.protocol_id, 32) && wire::serialize_int(s, m.version, 0u, 0xFFFFu) &&
-           wire::serialize_bits(s, m.game_id, 32);
+           wire::serialize_bits(s, m.game_id, 32) && wire::serialize_bytes(s, m.token, auth::kMaxTokenBytes);
 }
 
 /// ConnectAccept fields.
@@ -282,7 +286,9 @@ bool serialize(Stream& s, Event& m) {
 /// Disconnect fields.
 template <class Stream>
 bool serialize(Stream& s, Disconnect& m) {
-    return wire::serialize_enum(s, m.code, DisconnectCode::transport);
+    if (!wire::serialize_enum(s, m.code, DisconnectCode::unauthorized)) return false;
+    if (m.code != DisconnectCode::unauthorized) return true;
+    return wire::serialize_enum(s, m.token_error, auth::TokenError::client_in_use);
 }
 
 /// ChatRequest fields.

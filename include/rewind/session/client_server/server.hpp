@@ -15,6 +15,7 @@
 #include <rewind/transport/transport.hpp>
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -89,6 +90,8 @@ private:
         Tick last_applied_tick{};
         std::uint16_t snapshot_sequence = 0;
         std::uint32_t event_sequence = 0;
+        bool has_client_id = false;  // from its connect token, when tokens are required
+        std::uint64_t client_id = 0;
         ServerClientStats stats{};
     };
     struct Pending {
@@ -107,6 +110,8 @@ private:
     void on_transport_event(transport::TransportEvent& ev, Micros now);
     void on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now);
     void on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now);
+    [[nodiscard]] auth::TokenError check_token(const Pending& p, const ConnectRequest& req, Micros now,
+                                               auth::TokenFields& out) const;
     void on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now);
     void on_input(int slot, const Packet& pkt, Micros now);
     void count_malformed(int slot, Micros now);
@@ -130,6 +135,7 @@ private:
     int snapshot_accumulator_ = 0;
     std::vector<Seat> seats_;
     std::vector<Pending> pending_;
+    std::optional<auth::TokenGate> token_gate_;  // set when config.require_token is
     sync::HitboxHistory<G, kHistoryTicks> history_;
     RewoundTargets<G> rewound_{};
     std::array<Input, G::kMaxPlayers> inputs_{};

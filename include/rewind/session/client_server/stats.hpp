@@ -5,6 +5,7 @@
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/messages.hpp>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -53,7 +54,8 @@ struct ServerStats {
     std::uint64_t snapshots_sent = 0;         ///< snapshots to all clients
     std::uint64_t connects = 0;               ///< clients seated
     std::uint64_t disconnects = 0;            ///< clients unseated (any reason)
-    std::uint64_t refused = 0;                ///< hellos refused (full, bad protocol)
+    std::uint64_t refused = 0;                ///< hellos refused (full, bad protocol, unauthorized)
+    std::array<std::uint64_t, auth::kTokenErrorCount> token_refusals{};  ///< refused tokens, indexed by auth::TokenError
     std::uint64_t kicked_garbage = 0;         ///< clients kicked for malformed messages
     std::uint64_t kicked_cheating = 0;        ///< clients kicked for violations
     std::uint64_t timeouts = 0;               ///< clients dropped for silence
@@ -117,6 +119,7 @@ struct ClientStats {
     double kbps_sent = 0.0;                  ///< transport's measured upstream rate, headers included
     double kbps_received = 0.0;              ///< transport's measured downstream rate, headers included
     DisconnectCode disconnect_code = DisconnectCode::none;  ///< why the session ended, once it has
+    auth::TokenError token_error = auth::TokenError::none;   ///< why the server refused our token (unauthorized)
 };
 
 /// Interpolation state of one remote entity, for the overlay.

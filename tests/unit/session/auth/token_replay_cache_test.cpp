@@ -64,3 +64,14 @@ TEST(TokenReplayCache, ZeroCapacityStillHoldsOne) {
     EXPECT_EQ(cache.admit(sample_fields(1), 1, kIssued), TokenError::none);
     EXPECT_EQ(cache.admit(sample_fields(2), 2, kIssued), TokenError::replay_cache_full);
 }
+
+TEST(TokenReplayCache, CheckLooksWithoutStoring) {
+    auth::TokenReplayCache cache(1);
+    const auth::TokenFields t = sample_fields();
+    EXPECT_EQ(cache.check(t, 1, kIssued), TokenError::none);
+    EXPECT_EQ(cache.live(kIssued), 0u);
+    ASSERT_EQ(cache.admit(t, 1, kIssued), TokenError::none);
+    EXPECT_EQ(cache.check(t, 1, kIssued), TokenError::none);
+    EXPECT_EQ(cache.check(t, 2, kIssued), TokenError::replayed);
+    EXPECT_EQ(cache.check(t, 2, t.expires_at), TokenError::none);  // expired: forgotten
+}

@@ -70,7 +70,7 @@ void expect_every_truncation_fails(const std::vector<std::uint8_t>& bytes) {
 }  // namespace
 
 TEST(CsMessages, ConnectRoundTrip) {
-    cs::ConnectRequest req{cs::kProtocolId, cs::kProtocolVersion, 0xABCDu};
+    cs::ConnectRequest req{cs::kProtocolId, cs::kProtocolVersion, 0xABCDu, {}};
     auto bytes = encode(req);
     cs::ConnectRequest got{};
     ASSERT_TRUE(cs::decode_message(bytes, got).ok());

@@ -164,7 +164,7 @@ void Client<G>::on_transport_event(transport::TransportEvent& ev, Micros now) {
     using Type = transport::TransportEvent::Type;
     if (ev.peer != server_) return;
     if (ev.type == Type::connected) {
-        ConnectRequest hello{kProtocolId, kProtocolVersion, config_.game_id};
+        ConnectRequest hello{kProtocolId, kProtocolVersion, config_.game_id, config_.connect_token};
         send(transport::Delivery::reliable_ordered, hello);
         return;
     }
@@ -234,6 +234,7 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
                 return;
             }
             stats_.disconnect_code = d.code;
+            stats_.token_error = d.token_error;
             end(d.code);
             return;
         }

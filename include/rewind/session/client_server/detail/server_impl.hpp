@@ -16,6 +16,7 @@ Server<G>::Server(transport::Transport& transport, const ServerConfig& config, c
       history_(sync::HitboxHistoryConfig{config.tick_rate_hz, Micros{std::int64_t{config.max_rewind_ms} * 1000}}) {
     assert(config.validate().ok());
     seats_.resize(static_cast<std::size_t>(max_clients_));
+    if (config.require_token) token_gate_.emplace(*config.require_token);
 }
 
 template <ReplicatedGame G>

@@ -50,26 +50,54 @@ void Server<G>::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros 
         return;
     }
     DisconnectCode refuse = DisconnectCode::none;
+    auth::TokenError why = auth::TokenError::none;
+    auth::TokenFields token;
     int slot = -1;
     if (req.protocol_id != kProtocolId || req.version != kProtocolVersion || req.game_id != config_.game_id) {
         refuse = DisconnectCode::bad_protocol;
+    } else if (token_gate_ && (why = check_token(p, req, now, token)) != auth::TokenError::none) {
+        refuse = DisconnectCode::unauthorized;  // before a seat or any game state exists
     } else {
         for (int i = 0; i < max_clients_ && slot < 0; ++i)
             if (seat(i).phase == Phase::empty) slot = i;
         if (slot < 0) refuse = DisconnectCode::server_full;
+        // Bound to this connection only once it will be seated: a client refused for a full house keeps its token.
+        else if (token_gate_ && (why = token_gate_->admit(token, p.peer, now)) != auth::TokenError::none)
+            refuse = DisconnectCode::unauthorized;
     }
     if (refuse != DisconnectCode::none) {
         ++stats_.refused;
-        Disconnect d{refuse};
+        if (refuse == DisconnectCode::unauthorized) ++stats_.token_refusals[static_cast<std::size_t>(why)];
+        Disconnect d{refuse, why};
         send(p.peer, transport::Delivery::reliable_ordered, d);
         p.closing = true;
         p.close_at = now + config_.kick_linger;
-        logf(config_.logger, LogLevel::info, "refused peer %u: %s", p.peer, disconnect_code_name(refuse).data());
+        const char* reason = why == auth::TokenError::none ? "" : auth::token_error_name(why).data();
+        logf(config_.logger, LogLevel::info, "refused peer %u: %s %s", p.peer, disconnect_code_name(refuse).data(), reason);
         return;
     }
     const transport::PeerId peer = p.peer;
     std::erase_if(pending_, [&](const Pending& q) { return q.peer == peer; });
     seat_client(peer, slot, now);
+    if (token_gate_) {
+        seat(slot).has_client_id = true;
+        seat(slot).client_id = token.client_id;
+    }
+}
+
+template <ReplicatedGame G>
+auth::TokenError Server<G>::check_token(const Pending& p, const ConnectRequest& req, Micros now,
+                                       auth::TokenFields& out) const {
+    auto verified = token_gate_->verify(req.token, config_.game_id, now);
+    if (!verified.ok()) return auth::token_error(verified.error());
+    // The same token from a second connection is a copy, whether or not the first still plays.
+    if (const auto e = token_gate_->check_replay(*verified, p.peer, now); e != auth::TokenError::none) return e;
+    // One account, one seat: a second live connection with another token of the same client id is refused.
+    for (int i = 0; i < max_clients_; ++i)
+        if (seat(i).phase == Phase::seated && seat(i).has_client_id && seat(i).client_id == verified->client_id)
+            return auth::TokenError::client_in_use;
+    out = std::move(verified.value());
+    return auth::TokenError::none;
 }
 
 template <ReplicatedGame G>

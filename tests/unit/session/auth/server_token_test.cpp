@@ -1,0 +1,208 @@
+/// Server<G> with require_token over SimNetwork: each refused token keeps its reason and leaves no game state.
+#include "token_fixtures.hpp"
+#include "unit/session/client_server/toy_harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace authtest;
+namespace cs = rwd::client_server;
+using auth::TokenError;
+
+namespace {
+
+constexpr const char* kSimServer = "server:1";  // toy::Match's server address as host:port
+constexpr std::uint64_t kSeed = 8101;
+
+/// A match whose server requires tokens; the server's wall clock starts at kIssued (via clock_offset).
+struct TokenMatch : toy::Match<> {
+    explicit TokenMatch(std::uint64_t seed, int max_clients = 0) : toy::Match<>(seed, {}, server_config(max_clients)) {
+        client_config.game_id = kGameId;
+    }
+
+    static cs::ServerConfig server_config(int max_clients) {
+        cs::ServerConfig sc;
+        sc.game_id = kGameId;
+        sc.max_clients = max_clients;
+        auth::TokenRequirement req;
+        req.public_key = backend_keys().public_key;
+        req.server_address = kSimServer;
+        req.clock_offset = kIssued - Micros{1'000'000};  // toy::Match starts at now = 1 s
+        sc.require_token = req;
+        return sc;
+    }
+
+    /// Adds and connects a client presenting `token`.
+    int connect_with(std::vector<std::uint8_t> token) {
+        client_config.connect_token = std::move(token);
+        return connect_client();
+    }
+
+    int players_in_state() const {
+        const auto& ps = server->state().players;
+        return static_cast<int>(std::count_if(ps.begin(), ps.end(), [](const auto& p) { return p.present != 0; }));
+    }
+
+    std::uint64_t refusals(TokenError e) const { return server->stats().token_refusals[static_cast<std::size_t>(e)]; }
+};
+
+std::vector<std::uint8_t> token_for(const auth::TokenFields& f, const auth::SecretKey& k = backend_keys().secret_key) {
+    auto t = auth::mint_token(f, k);
+    EXPECT_TRUE(t.ok());
+    return t.ok() ? *t : std::vector<std::uint8_t>{};
+}
+
+std::vector<std::uint8_t> valid_token(std::uint64_t client_id = 42, std::uint8_t nonce_base = 1) {
+    auth::TokenFields f = sample_fields(client_id, nonce_base);
+    f.server_address = kSimServer;
+    return token_for(f);
+}
+
+/// Connects one client with `token` to a fresh match and expects it refused for `why`, with nothing created.
+void expect_refused(const std::vector<std::uint8_t>& token, TokenError why) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed) + " reason=" + std::string(auth::token_error_name(why)));
+    TokenMatch m(kSeed);
+    const int c = m.connect_with(token);
+    m.run(Micros{1'000'000});
+    EXPECT_EQ(m.client(c).phase(), cs::ClientPhase::disconnected);
+    EXPECT_EQ(m.client(c).stats().disconnect_code, cs::DisconnectCode::unauthorized);
+    EXPECT_EQ(m.client(c).stats().token_error, why);
+    EXPECT_EQ(m.refusals(why), 1u);
+    EXPECT_EQ(m.server->stats().refused, 1u);
+    EXPECT_EQ(m.server->stats().connects, 0u);
+    EXPECT_EQ(m.server->seated_count(), 0);
+    EXPECT_EQ(m.players_in_state(), 0);  // no player was ever added
+}
+
+}  // namespace
+
+TEST(ServerToken, ValidTokenIsSeated) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    TokenMatch m(kSeed);
+    const int c = m.connect_with(valid_token());
+    ASSERT_TRUE(m.run_until_playing());
+    EXPECT_EQ(m.client(c).stats().token_error, TokenError::none);
+    EXPECT_EQ(m.server->seated_count(), 1);
+    EXPECT_EQ(m.players_in_state(), 1);
+    EXPECT_EQ(m.server->stats().refused, 0u);
+}
+
+TEST(ServerToken, MissingTokenIsRefused) { expect_refused({}, TokenError::missing); }
+
+TEST(ServerToken, GarbageTokenIsRefusedAsMalformed) {
+    expect_refused(std::vector<std::uint8_t>(200, 0x5A), TokenError::malformed);
+}
+
+TEST(ServerToken, ForgedTokenIsRefused) {
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    expect_refused(token_for(f, other_keys().secret_key), TokenError::bad_signature);
+}
+
+TEST(ServerToken, TamperedTokenIsRefused) {
+    auto t = valid_token();
+    t[9] ^= 0x01;  // the client id: a client trying to pass as someone else
+    expect_refused(t, TokenError::bad_signature);
+}
+
+TEST(ServerToken, ExpiredTokenIsRefused) {
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    f.issued_at = kIssued - Micros{60'000'000};
+    f.expires_at = kIssued - Micros{30'000'000};
+    expect_refused(token_for(f), TokenError::expired);
+}
+
+TEST(ServerToken, TokenFromTheFutureIsRefused) {
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    f.issued_at = kIssued + Micros{60'000'000};
+    f.expires_at = f.issued_at + kLifetime;
+    expect_refused(token_for(f), TokenError::not_yet_valid);
+}
+
+TEST(ServerToken, WrongServerTokenIsRefused) {
+    auth::TokenFields f = sample_fields();
+    f.server_address = "server:2";
+    expect_refused(token_for(f), TokenError::wrong_server);
+}
+
+TEST(ServerToken, WrongGameTokenIsRefused) {
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    f.game_id = kGameId + 1;
+    expect_refused(token_for(f), TokenError::wrong_game);
+}
+
+TEST(ServerToken, TokenReplayedElsewhereIsRefusedWhileAndAfterTheFirstPlays) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    TokenMatch m(kSeed);
+    const auto token = valid_token();
+    const int a = m.connect_with(token);
+    ASSERT_TRUE(m.run_until_playing());
+    const int b = m.connect_with(token);  // the same token from a second address
+    m.run(Micros{1'000'000});
+    EXPECT_EQ(m.client(b).stats().disconnect_code, cs::DisconnectCode::unauthorized);
+    EXPECT_EQ(m.client(b).stats().token_error, TokenError::replayed);
+    EXPECT_EQ(m.client(a).phase(), cs::ClientPhase::playing);  // the honest holder is unaffected
+    EXPECT_EQ(m.players_in_state(), 1);
+    // The first connection leaves; the token is single-use, so it still cannot come back on a new connection.
+    m.client(a).disconnect(m.now);
+    m.run(Micros{500'000});
+    EXPECT_EQ(m.players_in_state(), 0);
+    const int c = m.connect_with(token);
+    m.run(Micros{1'000'000});
+    EXPECT_EQ(m.client(c).stats().token_error, TokenError::replayed);
+    EXPECT_EQ(m.refusals(TokenError::replayed), 2u);
+    EXPECT_EQ(m.players_in_state(), 0);
+    // A fresh token for the same client gets in.
+    const int d = m.connect_with(valid_token(42, 50));
+    m.run(Micros{1'000'000});
+    EXPECT_NE(m.client(d).phase(), cs::ClientPhase::disconnected);
+    EXPECT_EQ(m.server->seated_count(), 1);
+}
+
+TEST(ServerToken, SecondConnectionOfTheSameClientIdIsRefused) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    TokenMatch m(kSeed);
+    const int a = m.connect_with(valid_token(42, 1));
+    ASSERT_TRUE(m.run_until_playing());
+    const int b = m.connect_with(valid_token(42, 2));  // another genuine token, same account
+    m.run(Micros{1'000'000});
+    EXPECT_EQ(m.client(b).stats().token_error, TokenError::client_in_use);
+    EXPECT_EQ(m.client(a).phase(), cs::ClientPhase::playing);
+    EXPECT_EQ(m.players_in_state(), 1);
+}
+
+TEST(ServerToken, FullServerDoesNotBurnTheToken) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    TokenMatch m(kSeed, 1);
+    const int a = m.connect_with(valid_token(1, 1));
+    ASSERT_TRUE(m.run_until_playing());
+    const auto token = valid_token(2, 9);
+    const int b = m.connect_with(token);
+    m.run(Micros{1'000'000});
+    EXPECT_EQ(m.client(b).stats().disconnect_code, cs::DisconnectCode::server_full);
+    m.client(a).disconnect(m.now);
+    m.run(Micros{500'000});
+    const int c = m.connect_with(token);  // the same token, on a new connection, once a seat is free
+    m.run(Micros{1'000'000});
+    EXPECT_NE(m.client(c).phase(), cs::ClientPhase::disconnected);
+    EXPECT_EQ(m.server->seated_count(), 1);
+    EXPECT_EQ(m.server->stats().refused, 1u);
+}
+
+TEST(ServerToken, ConfigRefusesAnIncompleteRequirement) {
+    cs::ServerConfig sc = TokenMatch::server_config(0);
+    EXPECT_TRUE(sc.validate().ok());
+    sc.require_token->server_address.clear();
+    EXPECT_EQ(sc.validate().code(), rwd::Errc::invalid_config);
+    sc = TokenMatch::server_config(0);
+    sc.require_token->public_key = {};
+    EXPECT_FALSE(sc.validate().ok());
+    cs::ClientConfig cc;
+    cc.connect_token.assign(auth::kMaxTokenBytes + 1, 0);
+    EXPECT_FALSE(cc.validate().ok());
+}
