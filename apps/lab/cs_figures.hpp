@@ -174,8 +174,27 @@ struct BandwidthFigures {
     Dist kbps_up;                   ///< client -> server
     double mean_snapshot_bytes = 0; ///< payload bytes per snapshot
     std::uint64_t max_snapshot_bytes = 0;
+    // Snapshot traffic (bandwidth_grades.hpp): with 28 B UDP/IP and the transport header per datagram.
+    Dist snapshot_kbps;                     ///< per client, mean snapshot rate over the pass
+    double wire_bytes_per_snapshot = 0;     ///< datagram bytes per snapshot, headers included
+    double payload_bytes_per_snapshot = 0;  ///< snapshot message bytes
+    double bits_per_entity = 0;             ///< entity-list bits per relevant entity
+    double relevant_per_snapshot = 0;       ///< entities relevant to a client (area of interest)
+    double baseline_share = 0;              ///< snapshots delta-coded against an acknowledged baseline
+    double left_out_share = 0;              ///< relevant entities the byte budget postponed
+    double full_wire_bytes_per_snapshot = 0;///< a full quantized snapshot (every entity, no baseline), same headers
+    double ratio_vs_full = 0;               ///< wire bytes per snapshot / full
+    std::uint64_t interest_checks = 0;      ///< client snapshots compared with the server's world
+    std::uint64_t outside_aoi_seen = 0;     ///< entities beyond the radius + margin in those checks
+    std::uint64_t outside_aoi_received = 0; ///< ... that the client had anyway (must be 0)
+    std::uint64_t inside_aoi_seen = 0;      ///< entities within the radius - margin
+    std::uint64_t inside_aoi_missing = 0;   ///< ... that the client lacked (budget deferrals)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_snapshot_bytes, max_snapshot_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_snapshot_bytes, max_snapshot_bytes,
+                                   snapshot_kbps, wire_bytes_per_snapshot, payload_bytes_per_snapshot, bits_per_entity,
+                                   relevant_per_snapshot, baseline_share, left_out_share, full_wire_bytes_per_snapshot,
+                                   ratio_vs_full, interest_checks, outside_aoi_seen, outside_aoi_received,
+                                   inside_aoi_seen, inside_aoi_missing)
 
 /// One sample of the per-client overlay figures, for the charts.
 struct SeriesPoint {
@@ -230,6 +249,7 @@ struct CsFigures {
     PassFigures zero_latency;  ///< same seed on a perfect link
     PassFigures shared_step;   ///< one scripted player on the scenario's link
     PassFigures loss_10;       ///< the scenario's latency with 10 % loss each way
+    PassFigures bandwidth_64;  ///< the scenario's links with 64 players (snapshot bandwidth, interest management)
 };
 
 }  // namespace lab

@@ -1,6 +1,8 @@
 // The client-server checklist: one graded row per item, each with the measured figure behind it.
 #include "cs_grade.hpp"
 
+#include "bandwidth_grades.hpp"
+
 #include <cmath>
 
 namespace lab {
@@ -160,10 +162,7 @@ Verdict grade_client_server(const CsFigures& f, const CsRules& r) {
     grade_channel(f.loss_10, r, v);
     grade_lag_comp(f, r, v);
     grade_smoothing(f.main, r, v);
-    const auto& b = f.main.bandwidth;
-    v.skip("- Delta compression", fmt("%.1f kbps down per client (median), %.0f B per snapshot", b.kbps_down.median, b.mean_snapshot_bytes),
-           "not graded yet (issue 5)");
-    v.skip("- Interest management", "every client receives every entity", "not graded yet (issue 5)");
+    grade_bandwidth(f.bandwidth_64, v);  // bandwidth_grades.cpp
     return v;
 }
 

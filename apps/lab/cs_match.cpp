@@ -40,6 +40,8 @@ Match::Match(const PassConfig& config) : cfg_(config), tick_us_(1e6 / config.tic
     sc.snapshot_rate_hz = cfg_.snapshot_rate;
     sc.max_clients = cfg_.players + (cfg_.probe ? 1 : 0);
     sc.max_rewind_ms = cfg_.max_rewind_ms;
+    sc.snapshots = cfg_.snapshots;
+    header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
     server_prev_ = server_->state();
     shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
@@ -114,6 +116,16 @@ void Match::server_step(Micros now) {
         ++fig_.tick.server_multi_tick_updates;  // cannot attribute per tick; just move on
     }
     server_prev_ = server_->state();
+    if (cfg_.bandwidth_check && ran >= 1) bandwidth_.record_world(server_->tick() - 1, server_->state());
+    if (cfg_.bandwidth_check && ran >= 1 && server_->tick().value % 60 == 0) {
+        bandwidth_.sample_full(server_->state(), header_bytes_);
+        for (const Seat& s : seats_) {
+            if (!s.playing || s.slot < 0) continue;
+            std::vector<std::uint32_t> ids;  // the entities of its newest snapshot, checked against that very tick
+            for (const auto& e : s.client->entity_buffer_stats()) ids.push_back(e.id);
+            bandwidth_.sample_interest(s.client->newest_server_tick(), s.slot, ids, cfg_.snapshots.aoi_radius_m);
+        }
+    }
     if (probe_) probe_->update(now);
     if (now >= next_sample_) {
         sample(now);
@@ -241,6 +253,7 @@ void Match::finish() {
         fig_.shots.server_clamped += sv.shots_rewind_clamped;
         snapshots += sv.snapshots_sent;
         snapshot_bytes += sv.snapshot_bytes_total;
+        bandwidth_.add_client(sv, cfg_.snapshot_rate);
         fig_.bandwidth.max_snapshot_bytes = std::max<std::uint64_t>(fig_.bandwidth.max_snapshot_bytes, sv.max_snapshot_bytes);
         fig_.shared.inputs_repeated += sv.inputs_repeated;
         fig_.shared.inputs_late += sv.inputs_late;
@@ -283,6 +296,7 @@ void Match::finish() {
     fig_.bandwidth.kbps_down = distribution(kbps_down_);
     fig_.bandwidth.kbps_up = distribution(kbps_up_);
     if (snapshots) fig_.bandwidth.mean_snapshot_bytes = static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
+    bandwidth_.finish(fig_.bandwidth);
 
     if (probe_) {
         auto& a = fig_.authority;

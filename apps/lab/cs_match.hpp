@@ -3,6 +3,7 @@
 
 #include "cs_figures.hpp"
 
+#include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/transport/link_config.hpp>
 
 #include <cstdint>
@@ -16,6 +17,9 @@ enum class BotMode {
     wander,  ///< the same bots blind to other players: movement only
     script,  ///< a fixed seeded script of moves, dashes, shots and reloads (one player, own actions only)
 };
+
+/// The snapshot settings the lab runs the arena with (bandwidth_grades.cpp).
+rwd::client_server::SnapshotConfig lab_snapshot_config();
 
 /// What one pass runs.
 struct PassConfig {
@@ -35,6 +39,8 @@ struct PassConfig {
     bool chat = true;               ///< clients send chat lines (reliable events) every second
     bool series = false;            ///< keep overlay samples and corrections for the charts
     bool compare_own = false;       ///< compare the predicted own entity with the server's tick by tick
+    rwd::client_server::SnapshotConfig snapshots = lab_snapshot_config();  ///< area of interest, budget
+    bool bandwidth_check = false;   ///< measure full snapshots and the area of interest (bandwidth_grades.hpp)
 };
 
 /// Runs the pass and returns what it measured.

@@ -1,6 +1,7 @@
 // Private to the lab: the state of one client-server pass while it runs (cs_match.cpp, cs_frame.cpp).
 #pragma once
 
+#include "bandwidth_grades.hpp"
 #include "cs_match.hpp"
 #include "cs_probe.hpp"
 #include "cs_shots.hpp"
@@ -74,6 +75,8 @@ private:
     std::unique_ptr<rwd::transport::SimNetwork> net_;
     rwd::transport::Address server_addr_{"server", 1};
     std::unique_ptr<Server> server_;
+    BandwidthMeter bandwidth_;         ///< snapshot bandwidth and interest figures
+    std::size_t header_bytes_ = 0;     ///< the transport's header per datagram
     std::vector<Seat> seats_;
     std::unique_ptr<Probe> probe_;
     ShotTracker shots_;

@@ -1,6 +1,7 @@
 // The client-server model of the lab: four passes (scenario, 0 ms, scripted solo, 10 % loss), graded and charted.
 #include "cs_charts.hpp"
 #include "cs_grade.hpp"
+#include "bandwidth_grades.hpp"
 #include "cs_match.hpp"
 #include "model.hpp"
 
@@ -67,6 +68,7 @@ ModelResult run_client_server(const LabOptions& o) {
     f.zero_latency = run_pass(p.zero);
     f.shared_step = run_pass(p.shared);
     f.loss_10 = run_pass(p.loss);
+    f.bandwidth_64 = run_pass(bandwidth_pass(p.main, std::min(p.main.duration_s, 20.0)));
 
     CsRules rules;
     rules.tick_rate = o.tick_rate;
@@ -86,12 +88,12 @@ ModelResult run_client_server(const LabOptions& o) {
                            "10%% loss %.0f s",
                            p.main.duration_s, p.zero.duration_s, p.shared.duration_s, p.loss.duration_s));
     r.verdict = grade_client_server(f, rules);
-    for (const PassFigures* pf : {&f.main, &f.zero_latency, &f.shared_step, &f.loss_10})
+    for (const PassFigures* pf : {&f.main, &f.zero_latency, &f.shared_step, &f.loss_10, &f.bandwidth_64})
         r.notes.push_back(fmt("  pass %-13s %5.1f simulated s in %5.2f wall s; %d/%d playing, %llu dropped", pf->name.c_str(),
                               pf->simulated_s, pf->wall_s, pf->playing, pf->players,
                               static_cast<unsigned long long>(pf->disconnects)));
     r.figures["passes"] = {{"main", f.main}, {"zero_latency", f.zero_latency}, {"shared_step", f.shared_step},
-                           {"loss_10", f.loss_10}};
+                           {"loss_10", f.loss_10}, {"bandwidth_64", f.bandwidth_64}};
     r.figures["rules"] = {{"px_per_m", rules.px_per_m},
                           {"offset_error_ticks", rules.offset_error_ticks},
                           {"max_extrapolated_share", rules.max_extrapolated_share},

@@ -1,0 +1,142 @@
+// Snapshot bandwidth in the lab: per-client delta/full measurement, the interest check, and the two checklist grades.
+#include "bandwidth_grades.hpp"
+
+#include "stats_util.hpp"
+
+#include <rewind/session/client_server/detail/snapshot_sender.hpp>
+#include <rewind/wire/stream.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lab {
+
+namespace cs = rwd::client_server;
+using arena::ArenaGame;
+
+void BandwidthMeter::sample_full(const arena::State& s, std::size_t transport_header_bytes) {
+    // The full snapshot: the same header as a real one, then every entity in full (messages.hpp serialize_entities).
+    cs::SnapshotPacket<ArenaGame::EntityRecord> header;
+    header.has_input = true;
+    cs::Framed<cs::SnapshotPacket<ArenaGame::EntityRecord>> f{&header};
+    const std::size_t header_bits = rwd::wire::measure_bits(f) - 8;  // minus the age (7) and "nothing enters" (1) bits
+    std::vector<ArenaGame::EntityRecord> world;
+    ArenaGame::capture(s, world);
+    rwd::wire::MeasureStream m;
+    (void)cs::serialize_entities(m, world);
+    const double payload = std::ceil(static_cast<double>(header_bits + m.bits_used()) / 8.0);
+    full_wire_bytes_ += payload + static_cast<double>(cs::kUdpIpHeaderBytes + transport_header_bytes);
+    full_samples_ += 1;
+}
+
+void BandwidthMeter::record_world(rwd::Tick tick, const arena::State& s) {
+    if (worlds_.size() >= 64) {
+        worlds_.front().first = tick;  // reuse the oldest entry's storage
+        worlds_.push_back(std::move(worlds_.front()));
+        worlds_.pop_front();
+    } else {
+        worlds_.emplace_back(tick, std::vector<ArenaGame::EntityRecord>{});
+    }
+    ArenaGame::capture(s, worlds_.back().second);
+}
+
+void BandwidthMeter::sample_interest(rwd::Tick tick, int slot, const std::vector<std::uint32_t>& received_ids, double radius_m) {
+    if (radius_m <= 0) return;
+    const auto w = std::find_if(worlds_.begin(), worlds_.end(), [&](const auto& p) { return p.first == tick; });
+    if (w == worlds_.end()) return;
+    const auto& world = w->second;
+    const std::uint32_t own = ArenaGame::player_entity(slot);
+    const auto me = std::find_if(world.begin(), world.end(), [&](const auto& e) { return e.id == own; });
+    if (me == world.end()) return;
+    ++interest_checks_;
+    // The same test as the server's: squared grid distance against the radius in grid units.
+    const auto r = static_cast<std::uint64_t>(std::llround(radius_m / ArenaGame::kMetersPerUnit));
+    const rwd::sync::GridPoint centre{me->snap.x, me->snap.y};
+    for (const auto& e : world) {
+        if (e.id == own) continue;
+        const bool inside = rwd::sync::distance_squared({e.snap.x, e.snap.y}, centre) <= r * r;
+        const bool got = std::find(received_ids.begin(), received_ids.end(), e.id) != received_ids.end();
+        if (!inside) {
+            ++outside_total_;
+            if (got) ++outside_received_;
+        } else {
+            ++inside_total_;
+            if (!got) ++inside_missing_;
+        }
+    }
+}
+
+void BandwidthMeter::add_client(const cs::ServerClientStats& sv, int snapshot_rate_hz) {
+    if (sv.snapshots_sent == 0) return;
+    kbps_.push_back(cs::snapshot_kbps(sv.snapshot_wire_bytes_total, sv.snapshots_sent, snapshot_rate_hz));
+    wire_bytes_ += static_cast<double>(sv.snapshot_wire_bytes_total);
+    payload_bytes_ += static_cast<double>(sv.snapshot_bytes_total);
+    snapshots_ += static_cast<double>(sv.snapshots_sent);
+    entity_bits_ += static_cast<double>(sv.snapshot_entity_bits_total);
+    entities_ += static_cast<double>(sv.snapshot_entities_total);
+    with_baseline_ += static_cast<double>(sv.snapshots_with_baseline);
+    left_out_ += static_cast<double>(sv.entities_left_out_total);
+}
+
+void BandwidthMeter::finish(BandwidthFigures& out) const {
+    out.snapshot_kbps = distribution(kbps_);
+    if (snapshots_ > 0) {
+        out.wire_bytes_per_snapshot = wire_bytes_ / snapshots_;
+        out.payload_bytes_per_snapshot = payload_bytes_ / snapshots_;
+        out.relevant_per_snapshot = entities_ / snapshots_;
+        out.baseline_share = with_baseline_ / snapshots_;
+    }
+    if (entities_ > 0) {
+        out.bits_per_entity = entity_bits_ / entities_;
+        out.left_out_share = left_out_ / entities_;
+    }
+    if (full_samples_ > 0) {
+        out.full_wire_bytes_per_snapshot = full_wire_bytes_ / full_samples_;
+        if (out.full_wire_bytes_per_snapshot > 0) out.ratio_vs_full = out.wire_bytes_per_snapshot / out.full_wire_bytes_per_snapshot;
+    }
+    out.interest_checks = interest_checks_;
+    out.outside_aoi_received = outside_received_;
+    out.outside_aoi_seen = outside_total_;
+    out.inside_aoi_missing = inside_missing_;
+    out.inside_aoi_seen = inside_total_;
+}
+
+cs::SnapshotConfig lab_snapshot_config() {
+    cs::SnapshotConfig c;
+    c.aoi_radius_m = 16.0;  // the arena is 64 m across: a client sees about a fifth of it
+    c.cell_size_m = 8.0;
+    // 32 kbit/s at 30 snapshots/s is 133 bytes per datagram; minus 28 B UDP/IP and the simulated transport's
+    // header that leaves about 95 bytes of snapshot message: the priorities decide what fits.
+    c.budget_bytes = 95;
+    return c;
+}
+
+PassConfig bandwidth_pass(const PassConfig& main, double duration_s) {
+    PassConfig p = main;
+    p.name = "bandwidth_64";
+    p.players = 64;
+    p.duration_s = duration_s;
+    p.snapshot_rate = 30;
+    p.probe = false;
+    p.series = false;
+    p.compare_own = false;
+    p.bandwidth_check = true;
+    return p;
+}
+
+void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
+    const BandwidthFigures& b = pass64.bandwidth;
+    v.add("- Delta compression",
+          fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, %.0f%% of full "
+              "(%.0f B), %.0f%% of entities postponed by the budget",
+              pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot, b.bits_per_entity,
+              100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot, 100.0 * b.left_out_share),
+          "median <= 32 kbps at 64 players", pass64.players >= 64 && b.snapshot_kbps.count > 0 && b.snapshot_kbps.median <= 32.0);
+    v.add("- Interest management",
+          fmt("%llu of %llu entities outside the AoI held by the client; %llu of %llu inside not (yet) held",
+              static_cast<unsigned long long>(b.outside_aoi_received), static_cast<unsigned long long>(b.outside_aoi_seen),
+              static_cast<unsigned long long>(b.inside_aoi_missing), static_cast<unsigned long long>(b.inside_aoi_seen)),
+          "0 outside received", b.outside_aoi_seen > 0 && b.outside_aoi_received == 0);
+}
+
+}  // namespace lab
