@@ -198,9 +198,11 @@ bool P2PSession<G>::commit_local_inputs() {
 
 template <DeterministicGame G>
 AdvanceResult P2PSession<G>::advance(Micros now) {
-    update(now);
+    const std::uint64_t resimulated_before = stats_.frames_resimulated;
+    update(now);  // receives late inputs and rolls back if they demand it
     AdvanceResult r;
     r.frame = frame_;
+    r.rollback_frames = static_cast<int>(stats_.frames_resimulated - resimulated_before);
     if (!running_ || closed_) {
         r.status = AdvanceStatus::synchronizing;
         return r;
