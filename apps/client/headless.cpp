@@ -31,6 +31,7 @@ int run_headless(const ClientOptions& o) {
     pc.bot = true;
     pc.bot_seed = o.seed;
     pc.link_seed = o.seed;
+    pc.connect_token = o.connect_token;
     pc.logger = log.logger();
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {
@@ -85,7 +86,9 @@ int run_headless(const ClientOptions& o) {
         signals.sleep(Micros{5000});
     }
     const auto code = player.client().stats().disconnect_code;
-    log.kvf(rwd::LogLevel::info, "event=exit reason=%s disconnect=%s", why, cs::disconnect_code_name(code).data());
+    log.kvf(rwd::LogLevel::info, "event=exit reason=%s disconnect=%s token_error=%s", why,
+            cs::disconnect_code_name(code).data(),
+            rwd::auth::token_error_name(player.client().stats().token_error).data());
     std::printf("final %s\n", client_report_json(player, played_s).c_str());
     std::fflush(stdout);
     // Clean: played and left on our terms, or the server closed the match in an orderly way.

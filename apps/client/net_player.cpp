@@ -55,6 +55,7 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
     cs::ClientConfig cc;
     cc.tick_rate_hz = config.tick_rate_hz;
     cc.game_id = kArenaGameId;
+    cc.connect_token = config.connect_token;
     cc.logger = config.logger;
     if (auto s = cc.validate(); !s.ok()) return s.error();
     p->client_ = std::make_unique<ArenaClient>(*p->tap_, cc);

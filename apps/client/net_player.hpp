@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,7 @@ struct NetPlayerConfig {
     bool bot = false;                                   ///< a bot chooses the inputs
     std::uint64_t bot_seed = 1;                         ///< the bot's seed
     std::uint64_t link_seed = 1;                        ///< seed of the client-side link conditioner
+    std::vector<std::uint8_t> connect_token;            ///< sent in the hello (servers started with --public-key)
     rwd::Logger logger{};                               ///< the session's log hook
 };
 

@@ -3,9 +3,13 @@
 
 #include "client/net_player.hpp"
 
+#include <rewind/session/auth/connect_token.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace apps {
 
@@ -46,6 +50,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         ->check(CLI::Range(0.0, 5000.0));
     app.add_option("--loss", o.loss_pct, "Client-side conditioner: loss in percent, each direction")
         ->check(CLI::Range(0.0, 100.0));
+    app.add_option("--token", o.token,
+                   "Connect token (hex, or @FILE) for a server started with --public-key; see rewind-token mint");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -66,6 +72,26 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         return 2;
     }
     o.server = server.value();
+    if (!o.token.empty()) {
+        std::string hex = o.token;
+        if (hex.front() == '@') {
+            std::ifstream f(hex.substr(1));
+            if (!f) {
+                std::fprintf(stderr, "rewind-client: --token: cannot read %s\n", hex.c_str() + 1);
+                return 2;
+            }
+            std::stringstream text;
+            text << f.rdbuf();
+            hex = text.str();
+        }
+        auto bytes = rwd::auth::from_hex(hex, rwd::auth::kMaxTokenBytes);
+        if (!bytes.ok()) {
+            std::fprintf(stderr, "rewind-client: --token: %.*s\n", static_cast<int>(bytes.error().detail.size()),
+                         bytes.error().detail.data());
+            return 2;
+        }
+        o.connect_token = std::move(bytes.value());
+    }
     if (o.model == "rollback") {
         auto peer = parse_host_port(o.peer);
         if (!peer.ok()) {

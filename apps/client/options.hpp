@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace apps {
 
@@ -30,6 +31,10 @@ struct ClientOptions {
     double latency_ms = 0.0;                  ///< client-side conditioner: one-way latency, each direction
     double jitter_ms = 0.0;                   ///< client-side conditioner: jitter, each direction
     double loss_pct = 0.0;                    ///< client-side conditioner: loss in percent, each direction
+    std::string token;                        ///< connect token from the backend: hex, or @FILE holding hex
+
+    /// The decoded --token (empty: none).
+    std::vector<std::uint8_t> connect_token;
 
     /// The parsed --connect.
     rwd::transport::Address server{};

@@ -29,6 +29,13 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--seed", o.seed, "Seed of the match and the bots")->capture_default_str();
     app.add_flag("--debug", o.debug, "Log the library's debug messages too");
+    app.add_option("--public-key", o.public_key_file,
+                   "Backend public key file (hex, from rewind-token keygen): only clients with a valid connect "
+                   "token (rewind-client --token) get in");
+    app.add_option("--public-address", o.public_address,
+                   "HOST:PORT the tokens must name (default 127.0.0.1:PORT, or --host:PORT)");
+    app.add_option("--bot-secret-key", o.bot_secret_key_file,
+                   "Backend secret key file to mint the bots' tokens with --public-key (local testing only)");
     CLI11_PARSE(app, argc, argv);
 
     // Signals are blocked before anything else starts, so SIGINT/SIGTERM are only ever taken by the main loop.
@@ -47,5 +54,7 @@ int main(int argc, char** argv) {
             "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d bots=%d seed=%llu",
             server.port(), o.host.c_str(), o.max_players, o.tick_rate_hz, o.snapshot_rate_hz, o.bots,
             static_cast<unsigned long long>(o.seed));
+    if (!server.token_address().empty())
+        log.kvf(rwd::LogLevel::info, "event=tokens_required address=%s", server.token_address().c_str());
     return server.run(signals);
 }

@@ -3,7 +3,12 @@
 
 #include <arena/state.hpp>
 
+#include <rewind/session/auth/connect_token.hpp>
+
 #include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
 
 namespace apps {
 
@@ -11,6 +16,17 @@ using rwd::LogLevel;
 using rwd::Micros;
 namespace cs = rwd::client_server;
 namespace tr = rwd::transport;
+namespace auth = rwd::auth;
+
+namespace {
+rwd::Result<std::string> read_key_file(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return rwd::Error{rwd::Errc::io_error, "cannot open a key file"};
+    std::stringstream text;
+    text << f.rdbuf();
+    return text.str();
+}
+}  // namespace
 
 rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o, const RealClock& clock,
                                                           const KvLog& log) {
@@ -34,6 +50,34 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
     auto udp = tr::EnetTransport::create(ec);
     if (!udp.ok()) return udp.error();
     app->udp_ = std::move(udp.value());
+    if (!o.public_key_file.empty()) {
+        // Tokens carry Unix time; the session runs on clock's steady time, so the offset links the two.
+        auto text = read_key_file(o.public_key_file);
+        if (!text.ok()) return text.error();
+        auto key = auth::public_key_from_hex(*text);
+        if (!key.ok()) return key.error();
+        const std::string host = o.host == "0.0.0.0" ? std::string("127.0.0.1") : o.host;
+        app->public_address_ = o.public_address.empty() ? host + ":" + std::to_string(app->port()) : o.public_address;
+        app->wall_offset_ = Micros{std::chrono::duration_cast<std::chrono::microseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count()} -
+                            clock.now();
+        auth::TokenRequirement req;
+        req.public_key = *key;
+        req.server_address = app->public_address_;
+        req.clock_offset = app->wall_offset_;
+        sc.require_token = req;
+        if (auto s = sc.validate(); !s.ok()) return s.error();
+        if (!o.bot_secret_key_file.empty()) {
+            auto secret_text = read_key_file(o.bot_secret_key_file);
+            if (!secret_text.ok()) return secret_text.error();
+            auto secret = auth::secret_key_from_hex(*secret_text);
+            if (!secret.ok()) return secret.error();
+            app->bot_key_ = *secret;
+        } else if (o.bots > 0) {
+            return rwd::Error{rwd::Errc::invalid_config, "--bots with --public-key needs --bot-secret-key"};
+        }
+    }
     app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(*app->udp_, sc, arena::new_match(o.seed));
     return app;
 }
@@ -69,6 +113,19 @@ void ServerApp::manage_bots(Micros now) {
         pc.bot = true;
         pc.bot_seed = options_.seed * 1000 + ++bots_started_;
         pc.link_seed = pc.bot_seed;
+        if (bot_key_) {
+            // Bots get tokens like anyone else, from client ids with the top bit set (kept apart from accounts).
+            auth::TokenFields f;
+            f.game_id = kArenaGameId;
+            f.client_id = (std::uint64_t{1} << 63) | bots_started_;
+            f.server_address = public_address_;
+            f.issued_at = now + wall_offset_;
+            f.expires_at = f.issued_at + Micros{60'000'000};
+            for (std::size_t i = 0; i < f.nonce.size(); ++i)
+                f.nonce[i] = static_cast<std::uint8_t>(pc.bot_seed >> (8 * (i % 8)));
+            auto token = auth::mint_token(f, *bot_key_);
+            if (token.ok()) pc.connect_token = std::move(token.value());
+        }
         auto b = NetPlayer::start(pc, now);
         if (!b.ok()) {
             log_.kvf(LogLevel::warn, "event=bot_failed error=%s", rwd::error_name(b.code()).data());

@@ -8,11 +8,13 @@
 
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/auth/keys.hpp>
 #include <rewind/session/client_server/server.hpp>
 #include <rewind/transport/enet_transport.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,9 @@ struct ServerOptions {
     double status_interval_s = 5.0; ///< seconds between status lines (0 = none)
     std::uint64_t seed = 1;         ///< seeds the match and the bots
     bool debug = false;             ///< log the library's debug messages too
+    std::string public_key_file;    ///< backend public key (hex): set = clients need a connect token
+    std::string public_address;     ///< HOST:PORT tokens must name (default: the bots' address, 127.0.0.1:port)
+    std::string bot_secret_key_file; ///< backend secret key (hex) to mint the bots' tokens (local testing only)
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
@@ -42,6 +47,8 @@ public:
     int run(SignalWaiter& signals);
     /// The port actually bound.
     [[nodiscard]] std::uint16_t port() const { return udp_->local_address().port; }
+    /// The HOST:PORT connect tokens must name; empty when tokens are not required.
+    [[nodiscard]] const std::string& token_address() const { return public_address_; }
 
 private:
     ServerApp(const ServerOptions& options, const RealClock& clock, const KvLog& log)
@@ -58,6 +65,9 @@ private:
     std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
     std::vector<std::unique_ptr<NetPlayer>> bots_;
     std::uint64_t bots_started_ = 0;
+    std::optional<rwd::auth::SecretKey> bot_key_;  // mints the bots' connect tokens when tokens are required
+    std::string public_address_;                   // what those tokens name
+    rwd::Micros wall_offset_{};                    // Unix time minus clock_.now()
     rwd::Micros next_bot_change_{};
     // status interval bookkeeping
     rwd::Micros last_status_{};
