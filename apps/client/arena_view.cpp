@@ -78,7 +78,25 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
     dl->AddText(ImVec2(c.x + r + 2.0f, c.y - r), IM_COL32(230, 230, 230, 200), label);
 }
 
-void ArenaView::draw(ImDrawList* dl, NetPlayer& player, rwd::Micros now, bool ghosts) {
+void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<DrawnEntity>& entities,
+                  std::vector<DrawnEntity>& ghost_entities) {
+    entities.clear();
+    ghost_entities.clear();
+    auto& client = player.client();
+    if (client.phase() != rwd::client_server::ClientPhase::playing) return;
+    const std::uint32_t own_id = arena::ArenaGame::player_entity(client.slot());
+    for (const auto& re : client.render_entities(now)) {
+        DrawnEntity d{re.id, re.snap, re.id == own_id};
+        if (d.own)
+            if (auto s = client.smoothed_own_entity()) d.snap = *s;  // prediction plus the decaying correction offset
+        entities.push_back(d);
+    }
+    if (ghosts && player.tap().has_snapshot())
+        for (const auto& rec : player.tap().newest().entities) ghost_entities.push_back(DrawnEntity{rec.id, rec.snap, false});
+}
+
+void ArenaView::draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std::span<const DrawnEntity> ghosts,
+                     rwd::Micros now) {
     const ImVec2 a0 = to_screen(0, arena::kArenaSize);
     const ImVec2 a1 = to_screen(arena::kArenaSize, 0);
     dl->AddRectFilled(a0, a1, col(palette::kBackground));
@@ -91,37 +109,28 @@ void ArenaView::draw(ImDrawList* dl, NetPlayer& player, rwd::Micros now, bool gh
         dl->AddRectFilled(to_screen(b.min_x, b.max_y), to_screen(b.max_x, b.min_y), col(palette::kWall));
     dl->AddRect(a0, a1, col(palette::kWall), 0.0f, 0, 2.0f);
 
-    auto& client = player.client();
-    has_own_ = false;
-    if (client.phase() != rwd::client_server::ClientPhase::playing) return;
-    const std::uint32_t own_id = arena::ArenaGame::player_entity(client.slot());
-
-    if (ghosts && player.tap().has_snapshot()) {
-        for (const auto& rec : player.tap().newest().entities) {
-            const ImVec2 c = to_screen(rec.snap.x, rec.snap.y);
-            if (rec.snap.kind == arena::EntityKind::kProjectile) {
-                dl->AddCircle(c, static_cast<float>(arena::kRocketRadius) * scale_ + 1.0f, col(palette::kGhost, 160), 10);
-            } else if ((rec.snap.flags & arena::kAlive) != 0) {
-                dl->AddCircle(c, static_cast<float>(arena::kPlayerRadius) * scale_, col(palette::kGhost, 200), 24, 1.5f);
-            }
+    for (const auto& g : ghosts) {
+        const ImVec2 c = to_screen(g.snap.x, g.snap.y);
+        if (g.snap.kind == arena::EntityKind::kProjectile) {
+            dl->AddCircle(c, static_cast<float>(arena::kRocketRadius) * scale_ + 1.0f, col(palette::kGhost, 160), 10);
+        } else if ((g.snap.flags & arena::kAlive) != 0) {
+            dl->AddCircle(c, static_cast<float>(arena::kPlayerRadius) * scale_, col(palette::kGhost, 200), 24, 1.5f);
         }
     }
 
-    for (const auto& re : client.render_entities(now)) {
-        if (re.snap.kind == arena::EntityKind::kProjectile) {
-            dl->AddCircleFilled(to_screen(re.snap.x, re.snap.y),
+    has_own_ = false;
+    for (const auto& d : entities) {
+        if (d.snap.kind == arena::EntityKind::kProjectile) {
+            dl->AddCircleFilled(to_screen(d.snap.x, d.snap.y),
                                 std::max(2.0f, static_cast<float>(arena::kRocketRadius) * scale_), col(palette::kProjectile), 12);
             continue;
         }
-        const bool own = re.id == own_id;
-        arena::EntitySnapshot e = re.snap;
-        if (own) {
-            if (auto s = client.smoothed_own_entity()) e = *s;  // prediction plus the decaying correction offset
-            own_screen_ = to_screen(e.x, e.y);
+        if (d.own) {
+            own_screen_ = to_screen(d.snap.x, d.snap.y);
             has_own_ = true;
         }
-        note_shot(re.id, e, now);
-        draw_player(dl, re.id, e, own);
+        note_shot(d.id, d.snap, now);
+        draw_player(dl, d.id, d.snap, d.own);
     }
 
     std::erase_if(tracers_, [&](const Tracer& t) { return now - t.born > kTracerLife; });

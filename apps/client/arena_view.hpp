@@ -7,9 +7,22 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace apps {
+
+/// One entity to draw: its id, its replicated fields, and whether it is the local player.
+struct DrawnEntity {
+    std::uint32_t id = 0;        ///< entity id (player slot, or projectile id)
+    arena::EntitySnapshot snap;  ///< where and what it is
+    bool own = false;            ///< the local player (drawn in its own colour; aim follows the mouse)
+};
+
+/// The client-server scene of `player` at `now`: entities as the session renders them (the own player smoothed),
+/// and with `ghosts` the newest snapshot's entities; both empty unless playing.
+void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<DrawnEntity>& entities,
+                  std::vector<DrawnEntity>& ghost_entities);
 
 /// Draws one client's view of the arena into an ImDrawList, fitted into a screen rectangle. y grows upwards in
 /// the arena and downwards on screen.
@@ -17,8 +30,8 @@ class ArenaView {
 public:
     /// Fits the 64 m arena into the rectangle (top-left, size) of the screen.
     void layout(ImVec2 top_left, ImVec2 size);
-    /// Draws what `player` shows at `now`; with `ghosts`, the newest snapshot's positions as outlines too.
-    void draw(ImDrawList* dl, NetPlayer& player, rwd::Micros now, bool ghosts);
+    /// Draws the floor and walls, then `ghosts` as outlines, then `entities`, then shot tracers (from ammo drops).
+    void draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std::span<const DrawnEntity> ghosts, rwd::Micros now);
     /// A world position (grid units) on screen.
     [[nodiscard]] ImVec2 to_screen(double x, double y) const;
     /// Where the local player was drawn last frame (for aiming with the mouse), if it was.

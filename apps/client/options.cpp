@@ -25,6 +25,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     app.add_option("--connect", o.connect, "Server HOST:PORT (cs)")->capture_default_str();
     app.add_option("--peer", o.peer, "The other player's HOST:PORT (rollback)");
     app.add_option("--listen", o.listen_port, "Local UDP port (rollback)")->capture_default_str();
+    app.add_option("--slot", o.slot, "Rollback: our slot 0 or 1 (default: the peer with the lower port is 0)")
+        ->check(CLI::Range(0, 1));
     app.add_flag("--headless", o.headless, "No window (load tests); needs --bot");
     app.add_flag("--bot", o.bot, "An arena bot plays");
     app.add_option("--duration", o.duration_s, "Leave after this many seconds (0 = never)")

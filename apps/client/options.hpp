@@ -16,6 +16,7 @@ struct ClientOptions {
     std::string connect = "127.0.0.1:7777";   ///< server HOST:PORT (client-server)
     std::string peer;                         ///< the other player's HOST:PORT (rollback)
     std::uint16_t listen_port = 7000;         ///< local UDP port (rollback)
+    int slot = -1;                            ///< rollback: our slot, 0 or 1 (-1: the lower port is slot 0)
     bool headless = false;                    ///< no window
     bool bot = false;                         ///< a bot plays instead of the keyboard and mouse
     double duration_s = 0.0;                  ///< leave after this long (0 = until closed or signalled)
@@ -42,7 +43,7 @@ struct ClientOptions {
     rwd::transport::Address peer_address{};
 };
 
-/// Parses argv. Returns the exit code to leave with (0 for --help) when the program should stop, or nothing.
+/// Parses argv into `out`. Sets `stop` when the program should exit at once with the returned code (0 for --help).
 [[nodiscard]] int parse_client_options(int argc, char** argv, ClientOptions& out, bool& stop);
 
 }  // namespace apps

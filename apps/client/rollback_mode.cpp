@@ -1,0 +1,245 @@
+// rewind-client --model rollback: a 2-player peer-to-peer arena match with P2PSession over ENet, windowed or headless.
+#include "client/rollback_mode.hpp"
+
+#include "client/app_support.hpp"
+#include "client/arena_view.hpp"
+#include "client/window.hpp"
+
+#include <arena/arena_game.hpp>
+#include <arena/bot.hpp>
+
+#include <rewind/session/rollback/p2p_session.hpp>
+#include <rewind/transport/enet_transport.hpp>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace apps {
+
+namespace {
+
+using rwd::LogLevel;
+using rwd::Micros;
+namespace rb = rwd::rollback;
+namespace tr = rwd::transport;
+using Session = rb::P2PSession<arena::ArenaGame>;
+
+/// Both peers must present this tag in the rollback handshake ("ARN1").
+constexpr std::uint32_t kRollbackSessionTag = 0x41524E31u;
+/// A frame at 60 Hz.
+constexpr Micros kFrame{16'667};
+
+/// Slot 1 connects to slot 0 (retrying: the other side may start later); slot 0 waits. Returns the peer.
+std::optional<tr::PeerId> establish(tr::EnetTransport& udp, int slot, const tr::Address& peer, const RealClock& clock,
+                                    SignalWaiter& signals, const KvLog& log) {
+    const Micros give_up = clock.now() + Micros{60'000'000};
+    Micros next_try{};
+    tr::PeerId pending = tr::kInvalidPeer;
+    while (clock.now() < give_up) {
+        const Micros now = clock.now();
+        if (slot == 1 && pending == tr::kInvalidPeer && now >= next_try) {
+            auto c = udp.connect(peer);
+            if (c.ok()) pending = c.value();
+            next_try = now + Micros{1'000'000};
+        }
+        udp.update(now);
+        tr::TransportEvent ev;
+        while (udp.poll(ev)) {
+            if (ev.type == tr::TransportEvent::Type::connected) {
+                log.kvf(LogLevel::info, "event=peer_connected peer=%u", ev.peer);
+                return ev.peer;
+            }
+            if (ev.type == tr::TransportEvent::Type::disconnected && ev.peer == pending) pending = tr::kInvalidPeer;
+        }
+        if (signals.sleep(Micros{5000})) return std::nullopt;
+    }
+    log.kv(LogLevel::warn, "event=peer_timeout");
+    return std::nullopt;
+}
+
+arena::State initial_state(std::uint64_t seed) {
+    arena::State s = arena::new_match(seed);
+    arena::ArenaGame::add_player(s, 0);
+    arena::ArenaGame::add_player(s, 1);
+    return s;
+}
+
+void scene_of(const arena::State& s, int own_slot, std::vector<DrawnEntity>& out) {
+    std::vector<arena::ArenaGame::EntityRecord> records;
+    arena::ArenaGame::capture(s, records);
+    out.clear();
+    for (const auto& r : records)
+        out.push_back(DrawnEntity{r.id, r.snap, r.id == arena::ArenaGame::player_entity(own_slot)});
+}
+
+void draw_rollback_overlay(const Session& session, int slot, float fps) {
+    const auto st = session.stats();
+    ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    ImGui::Begin("rollback (F1)", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    ImGui::Text("%s  slot %d  frame %d  %.0f fps", session.running() ? "running" : "synchronizing", slot, st.frame,
+                static_cast<double>(fps));
+    ImGui::Text("confirmed %d  input delay %d", st.confirmed_frame, session.input_delay());
+    ImGui::Text("rollbacks %llu  resimulated %llu (%.1f/s)", static_cast<unsigned long long>(st.rollbacks),
+                static_cast<unsigned long long>(st.frames_resimulated), st.resimulated_per_second);
+    ImGui::Text("ahead %.2f frames  speed %.3f", st.frames_ahead, st.time_scale);
+    ImGui::Text("checksums compared %llu  desyncs %llu", static_cast<unsigned long long>(st.checksums_compared),
+                static_cast<unsigned long long>(st.desyncs));
+    for (const auto& p : session.peer_stats())
+        ImGui::Text("peer %u: ping %.1f ms  %.1f/%.1f kbps", p.peer, p.ping.millis(), p.kbps_sent, p.kbps_received);
+    ImGui::End();
+}
+
+}  // namespace
+
+int run_rollback(const ClientOptions& o) {
+    SignalWaiter signals;
+    RealClock clock;
+    KvLog log(stdout, "client", clock);
+    int slot = o.slot;
+    if (slot < 0) {
+        if (o.listen_port == o.peer_address.port) {
+            std::fprintf(stderr, "rewind-client: both peers use port %u: pass --slot 0 on one side, --slot 1 on the other\n",
+                         o.listen_port);
+            return 2;
+        }
+        slot = o.listen_port < o.peer_address.port ? 0 : 1;  // both sides reach the same answer
+    }
+    tr::EnetConfig ec;
+    ec.port = o.listen_port;
+    ec.max_peers = 2;
+    auto created = tr::EnetTransport::create(ec);
+    if (!created.ok()) {
+        std::fprintf(stderr, "rewind-client: cannot listen on port %u: %.*s\n", o.listen_port,
+                     static_cast<int>(created.error().detail.size()), created.error().detail.data());
+        return 1;
+    }
+    tr::EnetTransport& udp = *created.value();
+    log.kvf(LogLevel::info, "event=rollback_listening port=%u slot=%d peer=%s:%u", udp.local_address().port, slot,
+            o.peer_address.host.c_str(), o.peer_address.port);
+
+    std::unique_ptr<Window> window;
+    if (!o.headless) {
+        std::string renderer;
+        auto w = Window::open(o.width, o.height, renderer);
+        if (!w.ok()) {
+            std::fprintf(stderr, "rewind-client: cannot open a window (try --headless --bot)\n");
+            return 1;
+        }
+        window = std::move(w.value());
+    }
+
+    const auto peer = establish(udp, slot, o.peer_address, clock, signals, log);
+    if (!peer) return 1;
+    rb::P2PConfig pc;
+    pc.num_players = 2;
+    pc.session_tag = kRollbackSessionTag;
+    pc.seed = o.seed * 2 + static_cast<std::uint64_t>(slot);  // handshake nonces differ per side
+    pc.max_spectators = 0;
+    pc.logger = log.logger();
+    // The match itself must be identical on both machines: its seed is fixed, not --seed.
+    auto made = Session::create(udp, pc, initial_state(1));
+    if (!made.ok()) {
+        std::fprintf(stderr, "rewind-client: rollback session: %s\n", rwd::error_name(made.code()).data());
+        return 1;
+    }
+    Session& session = *made.value();
+    if (!session.add_local_player(slot).ok() || !session.add_remote_player(1 - slot, *peer).ok()) {
+        std::fprintf(stderr, "rewind-client: cannot seat the players\n");
+        return 1;
+    }
+
+    std::optional<arena::Bot> bot;
+    if (o.bot) bot.emplace(o.seed);
+    ArenaView view;
+    std::vector<DrawnEntity> scene;
+    const std::vector<DrawnEntity> no_ghosts;
+    arena::Input input{};
+    bool overlay = o.overlay;
+    bool ran = false;
+    bool peer_left = false;
+    int frames_running = 0;
+    Micros last = clock.now();
+    const Micros start = last;
+    Micros carry{};
+    int code = 0;
+    for (bool quit = false; !quit;) {
+        const Micros now = clock.now();
+        if (window) {
+            const WindowKeys keys = window->poll();
+            quit = keys.quit;
+            if (keys.toggle_overlay) overlay = !overlay;
+            if (!o.bot) input = read_input(view, input);
+        }
+        // Frames at 60 Hz times the session's recommended speed; a stall keeps at most a few frames owed.
+        carry += Micros{static_cast<std::int64_t>(static_cast<double>((now - last).count) * session.time_scale())};
+        last = now;
+        carry = std::min(carry, kFrame * 4);
+        bool stepped = false;
+        while (carry >= kFrame) {
+            if (bot) input = bot->think(arena::view_of(session.state(), slot));
+            (void)session.add_local_input(slot, input);
+            const auto r = session.advance(now);
+            if (!r.advanced()) break;
+            stepped = true;
+            carry -= kFrame;
+        }
+        if (!stepped) session.update(now);
+        rb::SessionEvent ev;
+        while (session.poll_event(ev)) {
+            if (ev.type == rb::SessionEvent::Type::running) {
+                ran = true;
+                log.kv(LogLevel::info, "event=running");
+            }
+            if (ev.type == rb::SessionEvent::Type::disconnected) peer_left = true;
+            if (ev.type == rb::SessionEvent::Type::desync_detected) log.kvf(LogLevel::error, "event=desync frame=%d", ev.frame);
+        }
+        if (session.running()) ++frames_running;
+        if (window) {
+            window->begin_frame();
+            const ImVec2 display = ImGui::GetIO().DisplaySize;
+            const float left = overlay ? std::min(390.0f, display.x * 0.4f) : 0.0f;
+            view.layout(ImVec2(left, 0.0f), ImVec2(display.x - left, display.y));
+            scene_of(session.state(), slot, scene);
+            view.draw(ImGui::GetBackgroundDrawList(), scene, no_ghosts, now);
+            if (overlay) draw_rollback_overlay(session, slot, ImGui::GetIO().Framerate);
+            const bool shoot = !o.screenshot.empty() && frames_running >= o.frames;
+            if (!window->end_frame(shoot ? o.screenshot : std::string{}).ok()) code = 1;
+            if (shoot) quit = true;
+        }
+        if (peer_left) quit = true;
+        if (o.duration_s > 0.0 && now - start >= Micros::from_seconds(o.duration_s)) quit = true;
+        if (signals.sleep(window ? Micros{8000} : Micros{2000})) quit = true;
+    }
+    const auto st = session.stats();
+    session.close(clock.now());
+    for (int i = 0; i < 10; ++i) {
+        session.update(clock.now());
+        signals.sleep(Micros{5000});
+    }
+    nlohmann::json j;
+    j["model"] = "rollback";
+    j["slot"] = slot;
+    j["ran"] = ran;
+    j["peer_left"] = peer_left;
+    j["frames"] = st.frames_advanced;
+    j["confirmed_frame"] = st.confirmed_frame;
+    j["rollbacks"] = st.rollbacks;
+    j["frames_resimulated"] = st.frames_resimulated;
+    j["checksums_compared"] = st.checksums_compared;
+    j["desyncs"] = st.desyncs;
+    j["malformed"] = st.malformed;
+    j["checksum"] = arena::ArenaGame::checksum(session.state());
+    std::printf("final %s\n", j.dump().c_str());
+    std::fflush(stdout);
+    if (!ran || st.desyncs != 0) code = 1;
+    return code;
+}
+
+}  // namespace apps
