@@ -1,5 +1,6 @@
 // The lab's model registry: add a model by writing its run function in its own file and one line here.
 #include "model.hpp"
+#include "rollback_model.hpp"
 
 #include <array>
 
@@ -8,6 +9,8 @@ namespace {
 
 constexpr std::array kModels{
     ModelEntry{"client-server", "authoritative server, prediction, interpolation, lag compensation", &run_client_server},
+    ModelEntry{"rollback", "GGPO-style P2P rollback, 2..4 peers: rollback depth, re-simulation, determinism", &run_rollback},
+    ModelEntry{"lockstep", "deterministic lockstep (prediction window 0), 2..4 peers: stalls, determinism", &run_lockstep},
 };
 
 }  // namespace
