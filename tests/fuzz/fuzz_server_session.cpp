@@ -1,0 +1,309 @@
+/// libFuzzer target: a Server<arena::ArenaGame> on SimNetwork driven by fuzzed op sequences from fake clients.
+///
+/// The input is a program: each op picks a fake client (a raw SimNetwork endpoint, or one real Client) and does
+/// one thing: connect, hello, inputs with any tick/axes/buttons/view time, floods, chat, goodbye, transport
+/// disconnect, garbage, mutated real messages, raw datagrams injected on the link, time steps and jumps, kicks.
+/// After every op the server's invariants are checked; a violation aborts (libFuzzer reports it as a crash).
+#include <arena/arena_game.hpp>
+
+#include <rewind/session/client_server/client.hpp>
+#include <rewind/session/client_server/server.hpp>
+#include <rewind/transport/sim_network.hpp>
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using arena::ArenaGame;
+using rwd::Micros;
+using rwd::Tick;
+namespace cs = rwd::client_server;
+namespace tp = rwd::transport;
+
+constexpr int kFakes = 6;        // more than the seats offered, so "server full" is reachable
+constexpr int kSeats = 4;
+constexpr int kMaxOps = 256;
+constexpr Micros kMaxVirtual{30'000'000};  // bounds one execution's work
+
+[[noreturn]] void fail(const char* what) {
+    std::fprintf(stderr, "server invariant broken: %s\n", what);
+    std::abort();
+}
+
+struct Fake {
+    tp::Address addr;
+    tp::Transport* ep = nullptr;
+    tp::PeerId peer = tp::kInvalidPeer;  // its id for the server, once connecting
+    std::uint16_t sequence = 0;
+};
+
+class Driver {
+public:
+    explicit Driver(FuzzedDataProvider& in) : in_(in) {
+        tp::SimNetworkConfig nc;
+        nc.seed = in_.ConsumeIntegral<std::uint16_t>();
+        if (in_.ConsumeBool()) {  // an impaired network in some runs: reordering and duplicates reach the server
+            nc.default_link.latency = Micros{20'000};
+            nc.default_link.jitter = Micros{10'000};
+            nc.default_link.loss = 0.1;
+            nc.default_link.duplicate = 0.1;
+            nc.default_link.reorder = 0.1;
+        }
+        net_ = std::make_unique<tp::SimNetwork>(nc);
+        server_ep_ = net_->listen(server_addr_, 16).value();
+        cs::ServerConfig sc;
+        sc.max_clients = kSeats;
+        sc.client_timeout = Micros{2'000'000};
+        sc.hello_timeout = Micros{1'000'000};
+        sc.max_violations = in_.ConsumeBool() ? 0u : 40u;
+        sc.input_buffer_cap = in_.ConsumeIntegralInRange(1, 32);
+        if (!sc.validate().ok()) fail("config");
+        server_ = std::make_unique<cs::Server<ArenaGame>>(*server_ep_, sc, arena::new_match(nc.seed));
+        for (int i = 0; i < kFakes; ++i) {
+            Fake& f = fakes_[static_cast<std::size_t>(i)];
+            f.addr = tp::Address{"fake" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};
+            f.ep = net_->create_endpoint(f.addr).value();
+        }
+        real_ep_ = net_->create_endpoint(real_addr_).value();
+        real_ = std::make_unique<cs::Client<ArenaGame>>(*real_ep_, cs::ClientConfig{});
+    }
+
+    void run() {
+        for (int op = 0; op < kMaxOps && in_.remaining_bytes() > 0 && now_ < kMaxVirtual; ++op) {
+            step();
+            check();
+        }
+    }
+
+private:
+    Fake& pick() { return fakes_[in_.ConsumeIntegralInRange<std::size_t>(0, kFakes - 1)]; }
+
+    void send(Fake& f, tp::Delivery d, const std::vector<std::uint8_t>& bytes) {
+        if (f.peer == tp::kInvalidPeer) return;
+        if (f.ep->send(f.peer, d, bytes).ok()) ++messages_;
+    }
+
+    tp::Delivery delivery() { return in_.ConsumeBool() ? tp::Delivery::reliable_ordered : tp::Delivery::unreliable; }
+
+    arena::Input input() {
+        arena::Input x;
+        x.move_x = static_cast<std::int8_t>(in_.ConsumeIntegralInRange(-127, 127));
+        x.move_y = static_cast<std::int8_t>(in_.ConsumeIntegralInRange(-127, 127));
+        x.buttons = in_.ConsumeIntegralInRange<std::uint8_t>(0, arena::kAllButtons);
+        x.aim = in_.ConsumeIntegral<std::uint16_t>();
+        x.view_delay = in_.ConsumeIntegralInRange<std::uint8_t>(0, arena::kMaxViewDelay);
+        x.view_fraction = in_.ConsumeIntegral<std::uint16_t>();
+        return x;
+    }
+
+    /// An input packet stamped near the server's tick (or anywhere), encoded with the real encoder.
+    std::vector<std::uint8_t> input_packet(Fake& f) {
+        cs::InputPacket<arena::Input> p;
+        p.sequence = f.sequence++;
+        const int mode = in_.ConsumeIntegralInRange(0, 3);
+        const std::int64_t near = in_.ConsumeIntegralInRange<std::int64_t>(-200, 200);
+        p.newest_tick = mode == 0 ? Tick{in_.ConsumeIntegral<std::uint32_t>()}
+                                  : Tick{static_cast<std::uint32_t>(server_->tick().value + static_cast<std::uint32_t>(near))};
+        p.count = in_.ConsumeIntegralInRange<std::uint8_t>(0, cs::kInputsPerPacket);
+        for (int i = 0; i < p.count; ++i) p.inputs[static_cast<std::size_t>(i)] = input();
+        p.has_ack = in_.ConsumeBool();
+        p.ack_snapshot_tick = Tick{static_cast<std::uint32_t>(server_->tick().value - in_.ConsumeIntegral<std::uint8_t>())};
+        p.ping_time = in_.ConsumeIntegral<std::uint32_t>();
+        std::vector<std::uint8_t> out;
+        if (!cs::encode_message(p, out).ok()) fail("encode input");
+        return out;
+    }
+
+    std::vector<std::uint8_t> hello() {
+        cs::ConnectRequest r;
+        if (in_.ConsumeIntegralInRange(0, 7) == 0) r.version = in_.ConsumeIntegral<std::uint16_t>();
+        if (in_.ConsumeIntegralInRange(0, 7) == 0) r.game_id = in_.ConsumeIntegral<std::uint32_t>();
+        if (in_.ConsumeIntegralInRange(0, 7) == 0) r.token = in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 64));
+        std::vector<std::uint8_t> out;
+        if (!cs::encode_message(r, out).ok()) fail("encode hello");
+        return out;
+    }
+
+    std::vector<std::uint8_t> any_message(Fake& f) {
+        switch (in_.ConsumeIntegralInRange(0, 3)) {
+            case 0: return hello();
+            case 1: {
+                cs::ChatRequest c{in_.ConsumeRandomLengthString(cs::kMaxChatBytes)};
+                std::vector<std::uint8_t> out;
+                if (!cs::encode_message(c, out).ok()) fail("encode chat");
+                return out;
+            }
+            case 2: {
+                cs::Disconnect d{cs::DisconnectCode::client_quit};
+                std::vector<std::uint8_t> out;
+                if (!cs::encode_message(d, out).ok()) fail("encode disconnect");
+                return out;
+            }
+            default: return input_packet(f);
+        }
+    }
+
+    /// A real message with a few bits flipped, truncated or extended.
+    std::vector<std::uint8_t> mutated(Fake& f) {
+        std::vector<std::uint8_t> m = any_message(f);
+        const int flips = in_.ConsumeIntegralInRange(0, 4);
+        for (int i = 0; i < flips && !m.empty(); ++i)
+            m[in_.ConsumeIntegralInRange<std::size_t>(0, m.size() - 1)] ^= static_cast<std::uint8_t>(1u << in_.ConsumeIntegralInRange(0, 7));
+        if (in_.ConsumeBool() && !m.empty()) m.resize(in_.ConsumeIntegralInRange<std::size_t>(0, m.size()));
+        else if (in_.ConsumeBool()) {
+            const auto extra = in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 16));
+            m.insert(m.end(), extra.begin(), extra.end());
+        }
+        return m;
+    }
+
+    void advance(Micros by) {
+        const Micros end = now_ + by;
+        while (now_ < end) {
+            now_ = std::min(end, now_ + Micros{4'000});
+            net_->advance_to(now_);
+            server_->update(now_);
+            real_->update(now_);
+            drain();
+        }
+    }
+
+    void drain() {
+        tp::TransportEvent ev;
+        for (Fake& f : fakes_) {
+            while (f.ep->poll(ev)) {
+                if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == f.peer) f.peer = tp::kInvalidPeer;
+            }
+        }
+        cs::Event e;
+        while (real_->poll_event(e)) {
+        }
+    }
+
+    void step() {
+        Fake& f = pick();
+        switch (in_.ConsumeIntegralInRange(0, 15)) {
+            case 0:
+                if (f.peer == tp::kInvalidPeer) {
+                    auto r = f.ep->connect(server_addr_);
+                    if (r.ok()) f.peer = r.value();
+                }
+                break;
+            case 1: send(f, tp::Delivery::reliable_ordered, hello()); break;
+            case 2:
+            case 3: send(f, tp::Delivery::unreliable, input_packet(f)); break;
+            case 4: {  // flood: a burst of input packets within one update
+                const int n = in_.ConsumeIntegralInRange(1, 64);
+                for (int i = 0; i < n; ++i) send(f, tp::Delivery::unreliable, input_packet(f));
+                break;
+            }
+            case 5: {  // (one statement per draw: argument evaluation order is unspecified)
+                const tp::Delivery d = delivery();
+                send(f, d, in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 96)));
+                break;
+            }
+            case 6: {
+                const tp::Delivery d = delivery();
+                send(f, d, mutated(f));
+                break;
+            }
+            case 7: {
+                const tp::Delivery d = delivery();
+                send(f, d, any_message(f));
+                break;
+            }
+            case 8:
+                if (f.peer != tp::kInvalidPeer) {
+                    f.ep->disconnect(f.peer);
+                    f.peer = tp::kInvalidPeer;
+                }
+                break;
+            case 9:  // a raw datagram on the link, as if from this fake (SimNetwork header, or anything)
+                net_->inject(now_, f.addr, server_addr_, in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 128)));
+                ++messages_;
+                break;
+            case 10: advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, 3'000'000)}); break;
+            case 11: server_->kick(in_.ConsumeIntegralInRange(-1, kSeats), cs::DisconnectCode::cheating, now_); break;
+            case 12:
+                if (real_->phase() == cs::ClientPhase::idle || real_->phase() == cs::ClientPhase::disconnected) {
+                    real_ep_ = nullptr;
+                    real_.reset();
+                    net_->close_endpoint(real_addr_);
+                    real_addr_.port = static_cast<std::uint16_t>(real_addr_.port + 1);
+                    real_ep_ = net_->create_endpoint(real_addr_).value();
+                    real_ = std::make_unique<cs::Client<ArenaGame>>(*real_ep_, cs::ClientConfig{});
+                    (void)real_->connect(server_addr_, now_);
+                } else {
+                    real_->set_input(input());
+                }
+                break;
+            case 13: real_->disconnect(now_); break;
+            case 14:
+                server_->broadcast(cs::EventKind::score, in_.ConsumeIntegralInRange(0, 255), 0, in_.ConsumeIntegral<std::int32_t>());
+                break;
+            default: advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(1'000, 100'000)}); break;
+        }
+    }
+
+    void check() const {
+        const auto& s = *server_;
+        const auto& st = s.stats();
+        const int seated = s.seated_count();
+        if (seated < 0 || seated > s.max_clients() || s.max_clients() != kSeats) fail("seated count out of range");
+        if (st.connects < st.disconnects || st.connects - st.disconnects != static_cast<std::uint64_t>(seated))
+            fail("connects - disconnects != seated");
+        for (int slot = 0; slot < ArenaGame::kMaxPlayers; ++slot) {
+            const bool in_world = s.state().players[static_cast<std::size_t>(slot)].present();
+            if (in_world != s.seated(slot)) fail("world player and seat disagree");
+            if (!s.seated(slot))
+                for (const auto& p : s.state().projectiles[static_cast<std::size_t>(slot)])
+                    if (p.active()) fail("projectile of an empty seat");
+        }
+        for (int slot = 0; slot < s.max_clients(); ++slot) {
+            const auto& cst = s.client_stats(slot);
+            if (s.seated(slot)) {
+                if (!cst.connected || s.slot_of(cst.peer) != slot) fail("seat and its stats disagree");
+                if (cst.input_buffer_depth > s.config().input_buffer_cap) fail("input queue beyond its cap");
+                if (cst.malformed >= s.config().max_malformed && s.config().max_malformed) fail("garbage not kicked");
+                if (s.config().max_violations && cst.violations > s.config().max_violations + 8u * cs::kInputsPerPacket)
+                    fail("cheater not kicked");
+            }
+        }
+        // Every counted message came from somewhere: the fakes, the real client, or the server's own kicks.
+        // (the impaired network may duplicate an unreliable datagram, hence twice)
+        if (st.malformed + st.unexpected > 2 * messages_) fail("more malformed than messages sent");
+        if (st.kicked_garbage + st.kicked_cheating > st.connects + st.malformed) fail("kick counters");
+        if (static_cast<std::uint32_t>(st.ticks) != s.tick().value) fail("ticks simulated != next tick");
+    }
+
+    FuzzedDataProvider& in_;
+    std::unique_ptr<tp::SimNetwork> net_;
+    tp::Address server_addr_{"server", 1};
+    tp::Address real_addr_{"real", 200};
+    tp::Transport* server_ep_ = nullptr;
+    tp::Transport* real_ep_ = nullptr;
+    std::unique_ptr<cs::Server<ArenaGame>> server_;
+    std::unique_ptr<cs::Client<ArenaGame>> real_;
+    std::array<Fake, kFakes> fakes_{};
+    std::uint64_t messages_ = 0;
+    Micros now_{1'000'000};
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    FuzzedDataProvider in(data, size);
+    Driver d(in);
+    d.run();
+    return 0;
+}
