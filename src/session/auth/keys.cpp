@@ -35,6 +35,7 @@ Result<std::vector<std::uint8_t>> from_hex(std::string_view hex, std::size_t max
     while (!hex.empty() && std::isspace(static_cast<unsigned char>(hex.back()))) hex.remove_suffix(1);
     if (hex.size() % 2 != 0) return Error{Errc::malformed, "odd number of hex digits"};
     if (hex.size() / 2 > max_bytes) return Error{Errc::length_too_long, "hex string too long"};
+    if (hex.empty()) return std::vector<std::uint8_t>{};  // libsodium's pointers must not be null
     std::vector<std::uint8_t> out(hex.size() / 2);
     std::size_t len = 0;
     const char* end = nullptr;
