@@ -6,10 +6,12 @@ SAN_BUILD ?= build-sanitize
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
+SOAK_ARGS ?= --clients 64 --minutes 60 --sample-seconds 60
+SOAK_SAN_ARGS ?= --clients 16 --minutes 5 --sample-seconds 20
 CMAKE_ARGS ?=
 LAB_ARGS ?= --profile checklist --players 8 --duration 60
 
-.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build format tidy clean
+.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build soak format tidy clean
 
 all: build
 
@@ -36,6 +38,16 @@ test-sanitize: setup
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	@cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) --output-on-failure --timeout 1800 -LE slow
+
+# The simulated hour (64 bots + a 4-peer rollback mesh) in Release, then a shorter stretch under ASan+UBSan.
+soak: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target test_soak
+	@$(BUILD)/tests/test_soak $(SOAK_ARGS)
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
+	  -DREWIND_SANITIZE=ON -DREWIND_BUILD_BENCH=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS) --target test_soak
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(SAN_BUILD)/tests/test_soak $(SOAK_SAN_ARGS)
 
 bench: build
 	@scripts/run_benchmarks.sh $(BUILD)
