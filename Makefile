@@ -36,7 +36,7 @@ test-sanitize: setup
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
 	  -DREWIND_SANITIZE=ON -DREWIND_BUILD_BENCH=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
-	@cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(JOBS) --output-on-failure --timeout 1800 -LE slow
 
 # The simulated hour (64 bots + a 4-peer rollback mesh) in Release, then a shorter stretch under ASan+UBSan.
@@ -46,7 +46,7 @@ soak: configure
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
 	  -DREWIND_SANITIZE=ON -DREWIND_BUILD_BENCH=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS) --target test_soak
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(SAN_BUILD)/tests/test_soak $(SOAK_SAN_ARGS)
 
 bench: build
