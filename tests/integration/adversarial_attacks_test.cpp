@@ -38,7 +38,7 @@ struct Scene {
         const auto i = attackers.size();
         attackers.push_back(std::make_unique<Attacker>(
             *m.net, rwd::transport::Address{"attacker" + std::to_string(i), static_cast<std::uint16_t>(600 + i)}, m.server_addr));
-        attackers.back()->connect(hello);
+        attackers.back()->connect(m.now, hello);
         return *attackers.back();
     }
     /// Runs `d`; `each` after every 1 ms frame, with the attackers pumped.
@@ -214,21 +214,29 @@ TEST(Adversarial, RenderTimeTwoSecondsInThePastIsClampedToTheRewindCap) {
     Attacker& a = s.add_attacker();
     s.seat(a);
     Tick last = s.m.server->tick();
-    s.run(Micros{3'000'000}, [&] {
+    int claim_ticks = 6;  // first an honest 100 ms old view, then "I saw this 2 s ago"
+    auto shoot = [&] {
         const Tick t = s.m.server->tick();
         if (t == last) return;
         last = t;
         arena::Input in;
         in.buttons = arena::kFire;
-        ArenaGame::set_view_time(in, t + 2, rwd::ViewTime{t + 2 - 120, 0});  // "I saw this 2 s ago"
+        ArenaGame::set_view_time(in, t + 2, rwd::ViewTime{t + 2 - claim_ticks, 0});
         a.send_inputs(t + 2, in, 1);
-    });
+    };
+    s.run(Micros{1'000'000}, shoot);
+    const std::uint64_t honest_shots = s.stats_of(a).shots, honest_clamped = s.stats_of(a).shots_rewind_clamped;
+    EXPECT_GT(honest_shots, 30u);
+    EXPECT_EQ(honest_clamped, 0u) << "a 100 ms old view time is within the cap";
+    claim_ticks = 120;
+    s.run(Micros{3'000'000}, shoot);
     const auto& st = s.stats_of(a);
     std::printf("[ measured ] 2 s view time: %llu shots, %llu clamped to the %d ms rewind cap\n",
                 static_cast<unsigned long long>(st.shots), static_cast<unsigned long long>(st.shots_rewind_clamped),
                 s.m.server->config().max_rewind_ms);
-    EXPECT_GT(st.shots, 100u);
-    EXPECT_GE(st.shots_rewind_clamped * 10, st.shots * 9) << "claimed view times older than the cap must be clamped";
+    const std::uint64_t old_shots = st.shots - honest_shots, old_clamped = st.shots_rewind_clamped - honest_clamped;
+    EXPECT_GT(old_shots, 100u);
+    EXPECT_GE(old_clamped * 10, old_shots * 9) << "claimed view times older than the cap must be clamped";
     s.expect_honest_fine();
 }
 

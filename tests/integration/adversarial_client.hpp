@@ -47,8 +47,12 @@ public:
         ep_ = net_.create_endpoint(self_).value();
     }
 
-    /// Opens the transport connection; with `hello` the ConnectRequest follows as soon as it is up.
-    void connect(bool hello = true) {
+    /// Opens the transport connection at `now`; with `hello` the ConnectRequest follows as soon as it is up.
+    void connect(Micros now, bool hello = true) {
+        // A new endpoint starts at the network's time, which only advance_to() moves; harnesses that update
+        // each endpoint themselves leave it behind, and a connect made before the endpoint's first update would
+        // time out at once. Bring this endpoint (only) to `now` first.
+        ep_->update(now);
         auto r = ep_->connect(server_);
         if (r.ok()) peer_ = r.value();
         send_hello_ = hello;
