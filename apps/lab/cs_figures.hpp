@@ -61,13 +61,13 @@ struct PredictionFigures {
     double px_per_m = 32;                  ///< the pixel scale used for "sub-pixel"
     std::map<std::string, std::uint64_t> fields;  ///< corrections per differing field
     // item 9
-    double snap_threshold_m = 0;           ///< corrections above this snap
+    double snap_threshold_m = 0;           ///< corrections needing a view offset above this snap
     std::uint64_t smoothed = 0;            ///< corrections smoothed
     std::uint64_t snapped = 0;             ///< corrections snapped
     std::uint64_t snapped_below_threshold = 0;  ///< must be 0
     std::uint64_t smoothed_above_threshold = 0; ///< must be 0
-    double max_drawn_step_m = 0;           ///< largest frame-to-frame move of the drawn own player beyond the predicted one
-    double max_settled_offset_m = 0;       ///< largest drawn - predicted distance once the smoothing weight is < 1 %
+    double max_drawn_step_m = 0;           ///< largest frame-to-frame move of the drawn own player beyond the prediction's own motion
+    double max_settled_offset_m = 0;       ///< largest drawn - predicted distance once the offset is < 1 % of snap_distance_m
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PredictionFigures, reconciliations, replayed_ticks, corrections,
                                    position_corrections, movement_only, by_others, own, own_visible, own_error_m, error_m, movement_only_error_m,

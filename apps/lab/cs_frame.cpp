@@ -4,6 +4,7 @@
 
 #include <rewind/core/checksum.hpp>
 
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -75,12 +76,15 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
         }
         for (int bit = 0; bit < 32; ++bit)
             if (r.fields & (1u << bit)) ++p.fields[std::string(arena::ArenaGame::field_name(bit))];
+        // The snap rule is about what would be drawn: the offset needed to keep the drawn player where it was
+        // (this correction's shift of the current prediction plus what was still showing), not the error at the
+        // acknowledged tick, which replaying the pending inputs can grow or shrink.
         if (r.snapped) {
             ++p.snapped;
-            if (r.error_m <= c.config().snap_distance_m) ++p.snapped_below_threshold;
+            if (r.view_offset_m <= c.config().snap_distance_m) ++p.snapped_below_threshold;
         } else {
             ++p.smoothed;
-            if (r.error_m > c.config().snap_distance_m) ++p.smoothed_above_threshold;
+            if (r.view_offset_m > c.config().snap_distance_m) ++p.smoothed_above_threshold;
         }
         if (cfg_.series)
             fig_.corrections.push_back(CorrectionPoint{static_cast<double>((now - start_).count) / 1e6, index, r.error_m, r.snapped});
@@ -97,6 +101,16 @@ void Match::take_events(Seat& s) {
     }
 }
 
+namespace {
+/// The player in `slot` after `ticks` ticks of `world` with `input` for it and neutral input for everyone else.
+arena::Player ticks_alone(arena::State world, int slot, const arena::Input& input, int ticks) {
+    std::array<arena::Input, arena::kMaxPlayers> in{};
+    in[static_cast<std::size_t>(slot)] = input;
+    for (int i = 0; i < ticks; ++i) arena::ArenaGame::step(world, in, nullptr);
+    return world.players[static_cast<std::size_t>(slot)];
+}
+}  // namespace
+
 void Match::client_frame(Seat& s, int index, Micros now) {
     Client& c = *s.client;
     const rwd::Tick before = c.tick();
@@ -104,6 +118,8 @@ void Match::client_frame(Seat& s, int index, Micros now) {
     const cs::ClientPhase phase_before = c.phase();
     // The interpolation counters move in update() or render_entities(), whichever samples first this frame.
     const std::uint64_t ext0 = c.stats().extrapolated_frames, held0 = c.stats().held_frames;
+    const std::uint64_t reconciled0 = c.stats().reconciliations;
+    if (s.playing) s.before_update = c.predicted_state();
     c.update(now);
     // The next frame: 1/fps stretched or shrunk by up to frame_jitter, so frames never line up with ticks.
     const double jitter = cfg_.frame_jitter * (2.0 * (static_cast<double>(s.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
@@ -144,17 +160,26 @@ void Match::client_frame(Seat& s, int index, Micros now) {
     for (const auto& e : drawn) {
         if (e.snap.kind != arena::EntityKind::kPlayer || e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers)) continue;
         if (e.predicted) {
-            // Smoothing: how far the drawn player moved beyond how far the prediction moved (a visible jump).
-            if (s.has_drawn && own.alive()) {
-                const double ddx = static_cast<double>(e.snap.x - s.drawn_x) - (own.x - s.pred_x);
-                const double ddy = static_cast<double>(e.snap.y - s.drawn_y) - (own.y - s.pred_y);
+            // Smoothing: how far the drawn player moved beyond the prediction's own motion this frame (a visible
+            // jump). A reconciliation inside update() moves the prediction without the player moving; that shift is
+            // what the smoothing hides, so the motion is taken from re-running this frame's ticks on the world as it
+            // was before update(), the way the client predicts (own input, everyone else neutral).
+            if (s.has_drawn && own.alive() && c.stats().hard_resyncs == resyncs_before) {
+                double mx = own.x - s.pred_x, my = own.y - s.pred_y;
+                if (c.stats().reconciliations != reconciled0) {
+                    const arena::Player moved = ticks_alone(s.before_update, s.slot, s.input, ran);
+                    mx = moved.x - s.pred_x, my = moved.y - s.pred_y;
+                }
+                const double ddx = static_cast<double>(e.snap.x - s.drawn_x) - mx;
+                const double ddy = static_cast<double>(e.snap.y - s.drawn_y) - my;
                 const double step = std::hypot(ddx, ddy) * arena::ArenaGame::kMetersPerUnit;
                 const bool snapped = c.stats().snaps != s.last_snaps;
-                if (!snapped && std::hypot(double(own.x - s.pred_x), double(own.y - s.pred_y)) < arena::kUnitsPerMeter)
+                if (!snapped && std::hypot(mx, my) < arena::kUnitsPerMeter)  // not a respawn teleport
                     fig_.prediction.max_drawn_step_m = std::max(fig_.prediction.max_drawn_step_m, step);
             }
-            // Nearly decayed, the drawn player must be nearly where the prediction is (at most 1 % of an offset).
-            if (c.smoothing_weight() < 0.01 && own.alive())
+            // Nearly decayed (offset under 1 % of the largest smoothable one), the drawn player must be nearly where
+            // the prediction is.
+            if (c.smoother().magnitude() < 0.01 * c.config().snap_distance_m && own.alive())
                 fig_.prediction.max_settled_offset_m =
                     std::max(fig_.prediction.max_settled_offset_m,
                              std::hypot(double(e.snap.x - own.x), double(e.snap.y - own.y)) * arena::ArenaGame::kMetersPerUnit);
@@ -199,7 +224,8 @@ void Match::client_frame(Seat& s, int index, Micros now) {
         }
         s.next_chat = now + Micros{1'000'000};
     }
-    c.set_input(cfg_.bots == BotMode::script ? script_input(s, now) : s.bot.think(view));
+    s.input = cfg_.bots == BotMode::script ? script_input(s, now) : s.bot.think(view);
+    c.set_input(s.input);
 }
 
 }  // namespace lab

@@ -45,6 +45,8 @@ struct Seat {
     bool has_drawn = false;
     std::int32_t drawn_x = 0, drawn_y = 0, pred_x = 0, pred_y = 0;
     std::uint64_t last_snaps = 0;
+    arena::State before_update{};  ///< the client's predicted world before this frame's update()
+    arena::Input input{};          ///< the input given to the client (its ticks this frame use it)
 
     Seat(rwd::transport::Address a, std::unique_ptr<Client> c, std::uint64_t seed, const arena::BotConfig& bc)
         : addr(std::move(a)), client(std::move(c)), bot(seed, bc), rng(seed, 0x6c6162) {}

@@ -147,6 +147,23 @@ std::int64_t ArenaGame::position_error_q(const EntitySnapshot& a, const EntitySn
     return length_of(std::int64_t{a.x} - b.x, std::int64_t{a.y} - b.y);
 }
 
+std::array<double, 3> ArenaGame::render_position_m(const EntitySnapshot& e) {
+    return {static_cast<double>(e.x) * kMetersPerUnit, static_cast<double>(e.y) * kMetersPerUnit, 0.0};
+}
+
+EntitySnapshot ArenaGame::with_render_offset(const EntitySnapshot& e, std::array<double, 3> offset_m) {
+    // Offsets are bounded by the client's snap distance; anything non-finite or absurd leaves e where it is.
+    auto moved = [](std::int32_t v, double off_m) {
+        const double units = off_m * kUnitsPerMeter;
+        if (!(std::fabs(units) < 4.0 * kArenaSize)) return v;
+        return static_cast<std::int32_t>(std::llround(static_cast<double>(v) + units));
+    };
+    EntitySnapshot out = e;
+    out.x = moved(e.x, offset_m[0]);
+    out.y = moved(e.y, offset_m[1]);
+    return out;
+}
+
 std::uint32_t diff_fields(const EntitySnapshot& a, const EntitySnapshot& b) {
     std::uint32_t m = 0;
     auto set = [&m](bool differs, int bit) {

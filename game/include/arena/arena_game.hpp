@@ -1,6 +1,7 @@
 /// ArenaGame: the arena's game traits for rewind (deterministic step, server hooks, replication hooks).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -69,7 +70,8 @@ struct ArenaGame {
     static void restore(State& s, std::span<const EntityRecord> entities);
     /// Entity id of the player in `slot`.
     static std::uint32_t player_entity(int slot) { return player_entity_id(slot); }
-    /// Blend for rendering: positions linearly, aim the short way round, the rest from the nearer end.
+    /// Blend for rendering, t in [0, 1] (clamped): positions linearly, aim the short way round, the rest from the
+    /// nearer end.
     static EntitySnapshot interpolate(const EntitySnapshot& a, const EntitySnapshot& b, float t);
     /// Bitmask of differing field groups (SnapshotField).
     static std::uint32_t diff_fields(const EntitySnapshot& a, const EntitySnapshot& b) {
@@ -79,6 +81,11 @@ struct ArenaGame {
     static std::string_view field_name(int bit) { return arena::field_name(bit); }
     /// Distance between two entities' positions in grid units.
     static std::int64_t position_error_q(const EntitySnapshot& a, const EntitySnapshot& b);
+    /// Render only: the entity's centre in metres (z = 0).
+    static std::array<double, 3> render_position_m(const EntitySnapshot& e);
+    /// Render only: `e` drawn moved by `offset_m` (x, y in metres, rounded to the grid; z ignored; not clamped
+    /// to the arena, so the drawn motion stays continuous). Never fed back into step().
+    static EntitySnapshot with_render_offset(const EntitySnapshot& e, std::array<double, 3> offset_m);
 };
 
 }  // namespace arena

@@ -5,6 +5,7 @@
 #include <rewind/sync/view_time.hpp>
 #include <rewind/wire/stream.hpp>
 
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <span>
@@ -83,8 +84,10 @@ concept ServerGame = DeterministicGame<G> && requires {
 /// into a State, interpolated for rendering, compared field by field for reconciliation.
 ///   using EntitySnapshot (trivially copyable, ==, on the wire grid); struct EntityRecord { uint32 id; snap;
 ///   }; capture(State, vector<EntityRecord>&) sorted by id; restore(State&, span<const EntityRecord>);
-///   player_entity(slot); interpolate(a, b, float t); diff_fields(a, b) bitmask; field_name(bit);
+///   player_entity(slot); interpolate(a, b, float t) for t in [0, 1]; diff_fields(a, b) bitmask; field_name(bit);
 ///   position_error_q(a, b) in grid units; kMetersPerUnit;
+///   render only (the client's correction smoothing): render_position_m(e) -> std::array<double, 3> (metres;
+///   2D games leave z at 0), with_render_offset(e, std::array<double, 3> offset_m) -> e drawn moved by the offset;
 ///   ADL: serialize(Stream&, EntitySnapshot&), serialize_delta(Stream&, EntitySnapshot&, const
 ///   EntitySnapshot& base).
 template <class G>
@@ -108,6 +111,8 @@ concept ReplicatedGame = ServerGame<G> && requires {
     { G::diff_fields(a, a) } -> std::convertible_to<std::uint32_t>;
     { G::field_name(bit) } -> std::convertible_to<std::string_view>;
     { G::position_error_q(a, a) } -> std::convertible_to<std::int64_t>;
+    { G::render_position_m(a) } -> std::same_as<std::array<double, 3>>;
+    { G::with_render_offset(a, std::array<double, 3>{}) } -> std::same_as<typename G::EntitySnapshot>;
     { serialize_delta(w, v, a) } -> std::same_as<bool>;
     { serialize_delta(r, v, a) } -> std::same_as<bool>;
     { serialize_delta(m, v, a) } -> std::same_as<bool>;

@@ -34,7 +34,7 @@ Status ClientConfig::validate() const {
     if (max_tick_catchup < 1 || max_tick_catchup > 1000)
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
     if (smoothing_time.count <= 0) return Error{Errc::invalid_config, "smoothing_time must be positive"};
-    if (!(snap_distance_m >= 0.0)) return Error{Errc::invalid_config, "snap_distance_m must be >= 0"};
+    if (!(snap_distance_m > 0.0)) return Error{Errc::invalid_config, "snap_distance_m must be > 0"};
     if (!(interp_delay_snapshots >= 0.0 && interp_delay_snapshots <= 10.0))
         return Error{Errc::invalid_config, "interp_delay_snapshots must be 0..10"};
     if (max_extrapolation_ticks < 0 || max_extrapolation_ticks > 10)

@@ -4,6 +4,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -231,6 +232,24 @@ TEST(Replication, InterpolationBlendsMotionButNotTeleports) {
     EXPECT_EQ(ArenaGame::interpolate(a, far, 0.4f).x, a.x);
     EXPECT_EQ(ArenaGame::interpolate(a, far, 0.6f).x, far.x);
     EXPECT_EQ(ArenaGame::position_error_q(a, b), 1414);
+}
+
+TEST(Replication, RenderOffsetMovesOnlyTheDrawnPosition) {
+    EntitySnapshot a;
+    a.flags = kPresent | kAlive;
+    a.x = 10 * kUnitsPerMeter;
+    a.y = 20 * kUnitsPerMeter;
+    a.vx = 50;
+    const auto p = ArenaGame::render_position_m(a);
+    EXPECT_DOUBLE_EQ(p[0], 10.0);
+    EXPECT_DOUBLE_EQ(p[1], 20.0);
+    EXPECT_DOUBLE_EQ(p[2], 0.0);
+    const EntitySnapshot moved = ArenaGame::with_render_offset(a, {0.5, -0.25, 3.0});
+    EXPECT_EQ(moved.x, a.x + kUnitsPerMeter / 2);
+    EXPECT_EQ(moved.y, a.y - kUnitsPerMeter / 4);
+    EXPECT_EQ(moved.vx, a.vx);  // only the position is drawn elsewhere
+    EXPECT_EQ(ArenaGame::with_render_offset(a, {0.0, 0.0, 0.0}), a);
+    EXPECT_EQ(ArenaGame::with_render_offset(a, {std::nan(""), 1e300, 0.0}), a);  // nonsense leaves it in place
 }
 
 TEST(Replication, DiffFieldsNamesEachGroup) {

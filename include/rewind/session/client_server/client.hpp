@@ -14,6 +14,7 @@
 #include <rewind/sync/clock_sync.hpp>
 #include <rewind/sync/frac_tick.hpp>
 #include <rewind/sync/interpolation_buffer.hpp>
+#include <rewind/sync/visual_smoother.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <array>
@@ -57,7 +58,7 @@ public:
     struct RenderEntity {
         std::uint32_t id = 0;       ///< the entity id
         EntitySnapshot snap{};      ///< where to draw it (interpolated, or predicted for the own player)
-        bool predicted = false;     ///< true for the local player (draw it with smoothing_offset())
+        bool predicted = false;     ///< true for the local player (snap already includes the smoothing offset)
     };
 
     /// A client speaking on `transport` (not owned; must outlive the client). An invalid config is a
@@ -83,11 +84,11 @@ public:
     [[nodiscard]] sync::FracTick view_time() const { return view_; }
     /// The local player's predicted entity at the current tick (no smoothing), if it exists.
     [[nodiscard]] std::optional<EntitySnapshot> own_entity() const;
-    /// The local player as drawn: the prediction blended back toward where it was drawn before the last
-    /// correction (weight decaying over smoothing_time), i.e. G::interpolate(predicted, before, weight).
+    /// The local player as drawn: the prediction moved by the decaying correction offset,
+    /// G::with_render_offset(predicted, smoother().offset()).
     [[nodiscard]] std::optional<EntitySnapshot> smoothed_own_entity() const;
-    /// Weight of the visual correction offset still showing, 1 just after a correction, decaying to 0.
-    [[nodiscard]] double smoothing_weight() const { return smooth_weight_; }
+    /// The visual correction offset (metres, decaying over smoothing_time; snaps beyond snap_distance_m).
+    [[nodiscard]] const sync::VisualSmoother& smoother() const { return smoother_; }
     /// The predicted world at the current tick.
     [[nodiscard]] const State& predicted_state() const { return state_; }
 
@@ -119,6 +120,7 @@ private:
     void send_inputs(Tick newest, Micros now);
     void update_view(Micros now);
     void resync_to(Tick t);
+    double carry_view(const std::optional<EntitySnapshot>& predicted_before);
     void end(DisconnectCode code);
     void update_rates(Micros now);
     [[nodiscard]] std::optional<EntitySnapshot> own_in(std::span<const EntityRecord> entities) const;
@@ -162,10 +164,7 @@ private:
     std::deque<Event> events_;
     std::deque<Correction> corrections_;
     std::deque<Micros> correction_times_;
-    std::optional<EntitySnapshot> smooth_from_;
-    std::optional<EntitySnapshot> smooth_to_;
-    Micros smooth_started_{};
-    double smooth_weight_ = 0.0;
+    sync::VisualSmoother smoother_;  // the drawn own player = prediction + this offset
     sync::FracTick view_{};
     std::vector<RenderEntity> render_;
     mutable std::vector<EntityRecord> scratch_;  // capture buffer, reused (no allocation per call)

@@ -78,7 +78,8 @@ struct CorrectionRecord {
     std::uint32_t fields = 0;       ///< G::diff_fields(predicted, authoritative)
     std::int64_t error_q = 0;       ///< G::position_error_q in grid units
     double error_m = 0.0;           ///< the same in metres
-    bool snapped = false;           ///< too large to smooth: snapped
+    double view_offset_m = 0.0;     ///< how far the drawn player was from the corrected prediction (offset to hide)
+    bool snapped = false;           ///< view_offset_m > snap_distance_m: the drawn player snapped instead
 };
 
 /// The client's debug-overlay figures.
@@ -101,7 +102,7 @@ struct ClientStats {
     std::uint64_t held_frames = 0;           ///< render calls that held (extrapolation cap reached)
     double max_extrapolation_seen_ticks = 0.0; ///< the furthest any render went past the newest snapshot
     std::uint64_t corrections = 0;           ///< mispredictions found on reconciliation
-    std::uint64_t snaps = 0;                 ///< corrections that snapped rather than smoothed
+    std::uint64_t snaps = 0;                 ///< times the drawn player snapped (offset to hide > snap_distance_m)
     double corrections_per_second = 0.0;     ///< over the last second
     double last_error_m = 0.0;               ///< prediction error of the last correction
     double max_error_m = 0.0;                ///< the largest prediction error so far

@@ -163,7 +163,7 @@ TEST(CsSync, SmallCorrectionsAreSmoothedLargeOnesSnap) {
     const auto before = c.stats().corrections;
     int smoothed_frames = 0;
     m.run(Micros{300'000}, [&] {
-        if (c.stats().corrections > before && c.smoothing_weight() > 0.5) {
+        if (c.stats().corrections > before && c.smoother().magnitude() > 0.5 * 0.05) {
             ++smoothed_frames;
             const auto drawn = c.smoothed_own_entity();
             const auto exact = c.own_entity();
@@ -176,7 +176,7 @@ TEST(CsSync, SmallCorrectionsAreSmoothedLargeOnesSnap) {
     EXPECT_EQ(c.stats().snaps, 0u);
     EXPECT_NEAR(c.corrections().back().error_m, 0.05, 0.001);
     m.run(Micros{1'000'000});
-    EXPECT_EQ(c.smoothing_weight(), 0.0);
+    EXPECT_EQ(c.smoother().magnitude(), 0.0);
     EXPECT_EQ(c.smoothed_own_entity()->y, c.own_entity()->y);
 
     // A 5 m teleport is too large to hide: it snaps.
@@ -203,6 +203,9 @@ TEST(CsSync, ConfigsValidate) {
     EXPECT_FALSE(c.validate().ok());
     c = {};
     c.clock.max_adjust = 0.5;
+    EXPECT_FALSE(c.validate().ok());
+    c = {};
+    c.snap_distance_m = 0.0;  // the correction smoother needs a positive snap distance
     EXPECT_FALSE(c.validate().ok());
 }
 

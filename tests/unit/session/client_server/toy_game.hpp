@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
@@ -176,6 +177,17 @@ struct ToyGame {
     static std::int64_t position_error_q(const EntitySnapshot& a, const EntitySnapshot& b) {
         const std::int64_t dx = std::int64_t{a.x} - b.x, dy = std::int64_t{a.y} - b.y;
         return std::max(std::abs(dx), std::abs(dy));
+    }
+    /// Render only: position in metres.
+    static std::array<double, 3> render_position_m(const EntitySnapshot& e) {
+        return {e.x * kMetersPerUnit, e.y * kMetersPerUnit, 0.0};
+    }
+    /// Render only: moved by an offset in metres, rounded to the grid.
+    static EntitySnapshot with_render_offset(const EntitySnapshot& e, std::array<double, 3> offset_m) {
+        EntitySnapshot out = e;
+        out.x = static_cast<std::int32_t>(std::llround(e.x + offset_m[0] / kMetersPerUnit));
+        out.y = static_cast<std::int32_t>(std::llround(e.y + offset_m[1] / kMetersPerUnit));
+        return out;
     }
 };
 

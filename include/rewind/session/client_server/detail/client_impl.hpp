@@ -22,6 +22,14 @@ inline sync::InterpolationBufferConfig interp_config(const ClientConfig& c) {
     ic.max_extrapolation_ticks = static_cast<double>(c.max_extrapolation_ticks);
     return ic;
 }
+/// The correction smoother's config derived from the client config.
+inline sync::VisualSmootherConfig smoother_config(const ClientConfig& c) {
+    sync::VisualSmootherConfig vc;
+    vc.time_constant = c.smoothing_time;
+    vc.snap_distance_m = c.snap_distance_m;
+    vc.rest_distance_m = std::min(vc.rest_distance_m, c.snap_distance_m / 2);
+    return vc;
+}
 }  // namespace detail
 
 template <ReplicatedGame G>
@@ -30,7 +38,8 @@ Client<G>::Client(transport::Transport& transport, const ClientConfig& config)
       config_(config),
       step_(FixedStepConfig{config.tick_rate_hz, config.max_tick_catchup}),
       clock_(detail::clock_config(config)),
-      interp_(detail::interp_config(config)) {
+      interp_(detail::interp_config(config)),
+      smoother_(detail::smoother_config(config)) {
     assert(config.validate().ok());
 }
 
@@ -104,6 +113,7 @@ void Client<G>::update(Micros now) {
         has_now_ = true;
         last_now_ = now;
     }
+    smoother_.advance(now - last_now_);  // the correction offset decays with time, before this frame's corrections
     transport_.update(now);
     transport::TransportEvent ev;
     while (transport_.poll(ev)) on_transport_event(ev, now);
@@ -150,6 +160,7 @@ void Client<G>::update(Micros now) {
 template <ReplicatedGame G>
 void Client<G>::resync_to(Tick t) {
     // Jump the client clock: the prediction restarts from the newest snapshot at the new tick.
+    const auto predicted_before = phase_ == ClientPhase::playing ? own_entity() : std::nullopt;
     tick_ = t;
     step_.reset_accumulator();
     inputs_.reset();
@@ -157,6 +168,7 @@ void Client<G>::resync_to(Tick t) {
     G::restore(state_, std::span<const EntityRecord>(latest_.entities));
     has_first_input_ = false;
     ticking_ = true;
+    carry_view(predicted_before);
 }
 
 template <ReplicatedGame G>

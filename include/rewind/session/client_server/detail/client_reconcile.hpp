@@ -1,4 +1,4 @@
-/// Client<G> member definitions, part 2: snapshots, reconciliation, smoothing and interpolation (via client_impl.hpp).
+/// Client<G> member definitions, part 2: snapshots, reconciliation, correction smoothing and interpolation (via client_impl.hpp).
 #pragma once
 
 #include <algorithm>
@@ -26,13 +26,30 @@ std::optional<typename G::EntitySnapshot> Client<G>::own_entity() const {
 template <ReplicatedGame G>
 std::optional<typename G::EntitySnapshot> Client<G>::smoothed_own_entity() const {
     auto p = own_entity();
-    if (!p || !smooth_from_ || smooth_weight_ <= 0.0) return p;
-    // Drawn = predicted + weight * (drawn before the correction - predicted after it), with the game's own
-    // interpolate() as the only arithmetic: Q = lerp(to, from, w); M = lerp(P, Q, 1/2); lerp(to, M, 2) = P + Q - to.
-    const auto w = static_cast<float>(smooth_weight_);
-    const EntitySnapshot q = G::interpolate(*smooth_to_, *smooth_from_, w);
-    const EntitySnapshot m = G::interpolate(*p, q, 0.5f);
-    return G::interpolate(*smooth_to_, m, 2.0f);
+    const sync::Offset3 o = smoother_.offset();
+    if (!p || (o.x == 0.0 && o.y == 0.0 && o.z == 0.0)) return p;
+    return G::with_render_offset(*p, std::array<double, 3>{o.x, o.y, o.z});
+}
+
+template <ReplicatedGame G>
+double Client<G>::carry_view(const std::optional<EntitySnapshot>& predicted_before) {
+    // The prediction just moved from predicted_before to where it is now. Draw = prediction + offset, so adding
+    // (before - after) to the offset keeps the drawn player exactly where it was; the offset then decays. If the
+    // offset that needs is longer than snap_distance_m, the smoother clears it instead: the view snaps.
+    const auto after = own_entity();
+    if (!predicted_before || !after) {
+        smoother_.reset();  // no player before or after: nothing was drawn to stay continuous with
+        return 0.0;
+    }
+    const std::array<double, 3> a = G::render_position_m(*predicted_before);
+    const std::array<double, 3> b = G::render_position_m(*after);
+    const sync::Offset3 o = smoother_.offset();
+    const sync::Offset3 needed{o.x + a[0] - b[0], o.y + a[1] - b[1], o.z + a[2] - b[2]};
+    if (a == b) return smoother_.magnitude();
+    const std::uint64_t snapped = smoother_.stats().snapped;
+    smoother_.on_correction(sync::Offset3{a[0] - b[0], a[1] - b[1], a[2] - b[2]});
+    if (smoother_.stats().snapped != snapped) ++stats_.snaps;
+    return std::sqrt(needed.x * needed.x + needed.y * needed.y + needed.z * needed.z);
 }
 
 template <ReplicatedGame G>
@@ -96,7 +113,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
             G::capture(*at, scratch_);
             predicted = own_in(scratch_);
         }
-    const auto drawn_before = smoothed_own_entity();
+    const auto predicted_before = own_entity();
 
     // Rebuild the world from the server's and replay every input it has not applied yet.
     State s;
@@ -114,6 +131,8 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     }
     state_ = s;
 
+    const std::uint64_t snaps_before = stats_.snaps;
+    const double view_offset_m = carry_view(predicted_before);  // other players' moves may shift ours too
     if (!predicted || !auth) return;
     const std::uint32_t fields = G::diff_fields(*predicted, *auth);
     if (fields == 0) return;
@@ -124,32 +143,18 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     c.fields = fields;
     c.error_q = G::position_error_q(*predicted, *auth);
     c.error_m = static_cast<double>(c.error_q) * G::kMetersPerUnit;
-    c.snapped = c.error_m > config_.snap_distance_m;
+    c.view_offset_m = view_offset_m;
+    c.snapped = stats_.snaps != snaps_before;
     ++stats_.corrections;
     stats_.last_error_m = c.error_m;
     stats_.max_error_m = std::max(stats_.max_error_m, c.error_m);
     correction_times_.push_back(now);
-    if (c.snapped) {
-        ++stats_.snaps;
-        smooth_weight_ = 0.0;
-        smooth_from_.reset();
-    } else if (drawn_before) {
-        // Small: keep drawing where we were and let the offset decay (smoothing_time).
-        smooth_from_ = drawn_before;
-        smooth_to_ = own_entity();
-        smooth_weight_ = smooth_to_ ? 1.0 : 0.0;
-        smooth_started_ = now;
-    }
     corrections_.push_back(c);
     if (corrections_.size() > config_.correction_log_size) corrections_.pop_front();
 }
 
 template <ReplicatedGame G>
 void Client<G>::update_view(Micros now) {
-    if (smooth_weight_ > 0.0) {
-        smooth_weight_ = std::exp(-(now - smooth_started_).seconds() / config_.smoothing_time.seconds());
-        if (smooth_weight_ < 1e-3) smooth_weight_ = 0.0;
-    }
     if (!clock_.ready()) return;
     if (has_view_time_ && now == view_sampled_at_) return;  // one sample per frame: update() and render share it
     has_view_time_ = true;
