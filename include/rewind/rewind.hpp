@@ -32,7 +32,6 @@
 #include <rewind/sync/hitbox_history.hpp>
 #include <rewind/sync/input_jitter_buffer.hpp>
 #include <rewind/sync/interpolation_buffer.hpp>
-#include <rewind/sync/prediction_history.hpp>
 #include <rewind/sync/view_time.hpp>
 #include <rewind/sync/visual_smoother.hpp>
 #include <rewind/transport/conditioned_transport.hpp>
