@@ -33,7 +33,7 @@ namespace tp = rwd::transport;
 constexpr int kFakes = 6;        // more than the seats offered, so "server full" is reachable
 constexpr int kSeats = 4;
 constexpr int kMaxOps = 256;
-constexpr Micros kMaxVirtual{30'000'000};  // bounds one execution's work
+constexpr Micros kMaxVirtual{12'000'000};  // bounds one execution's work (timeouts are 1-2 s)
 
 [[noreturn]] void fail(const char* what) {
     std::fprintf(stderr, "server invariant broken: %s\n", what);
