@@ -270,7 +270,7 @@ void Match::finish() {
     fig_.interp.delay_ticks = distribution(delays_);
     fig_.interp.buffer_ticks = distribution(buffers_);
 
-    fig_.clock.target_offset_ticks = defaults.clock.target_input_offset_ticks;
+    fig_.clock.target_offset_ticks = server_->config().input_buffer_target;  // the clients adopt it at connect
     fig_.clock.offset_ticks = distribution(offsets_);
     std::vector<double> err;
     for (double o : offsets_) err.push_back(std::abs(o - fig_.clock.target_offset_ticks));

@@ -130,6 +130,12 @@ void ClockSync::on_input_offset(double early_ticks) {
         -cap, cap);
 }
 
+bool ClockSync::set_target_input_offset(double ticks) {
+    if (!(ticks >= 0.0 && ticks <= 16.0)) return false;  // the same range validate() allows
+    config_.target_input_offset_ticks = ticks;
+    return true;
+}
+
 ClockAdjust ClockSync::update(Micros now, FracTick client_now) {
     ClockAdjust out;
     if (!ready()) return out;

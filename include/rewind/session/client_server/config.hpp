@@ -67,7 +67,8 @@ struct ClientConfig {
     int min_rtt_samples = 5;               ///< RTT samples needed before the first tick (a good first lead), 1..32
     Micros sync_ping_interval{50'000};     ///< ping spacing while syncing, before ticking starts
     int initial_extra_lead_ticks = 4;      ///< extra lead on (re)sync, eased away by clock sync, 0..30
-    sync::ClockSyncConfig clock{};         ///< clock sync (tick_rate_hz is copied from above)
+    sync::ClockSyncConfig clock{};         ///< clock sync (tick_rate_hz is copied from above; target_input_offset_ticks
+                                           ///< is replaced by the server's input_buffer_target from the accept)
     Logger logger{};                       ///< where connection events are logged
 
     /// Ok, or invalid_config naming the first field out of range.

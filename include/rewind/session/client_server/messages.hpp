@@ -20,7 +20,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 3;
+inline constexpr std::uint32_t kProtocolVersion = 4;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Longest chat text in bytes.
@@ -77,6 +77,7 @@ struct ConnectAccept {
     Tick server_tick{};             ///< the server's tick when it accepted
     std::uint16_t tick_rate_hz = 60;
     std::uint8_t snapshot_rate_hz = 30;
+    std::uint8_t input_buffer_target = 2;  ///< ticks early the server wants inputs (its jitter buffer), 0..16
 };
 
 /// Client inputs. inputs[0] is for newest_tick, inputs[i] for newest_tick - i, count of them valid. A packet with
@@ -173,7 +174,8 @@ template <class Stream>
 bool serialize(Stream& s, ConnectAccept& m) {
     return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) && serialize_tick(s, m.server_tick) &&
            wire::serialize_int(s, m.tick_rate_hz, std::uint16_t{1}, std::uint16_t{1000}) &&
-           wire::serialize_int(s, m.snapshot_rate_hz, std::uint8_t{1}, std::uint8_t{255});
+           wire::serialize_int(s, m.snapshot_rate_hz, std::uint8_t{1}, std::uint8_t{255}) &&
+           wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16});
 }
 
 /// InputPacket fields; the inputs go through the game's ADL serialize(Stream&, Input&).

@@ -80,7 +80,7 @@ TEST(CsMessages, ConnectRoundTrip) {
     EXPECT_EQ(cs::peek_message_type(bytes).value(), cs::MessageType::connect_request);
     expect_every_truncation_fails<cs::ConnectRequest>(bytes);
 
-    cs::ConnectAccept acc{5, rwd::Tick{77}, 60, 30};
+    cs::ConnectAccept acc{5, rwd::Tick{77}, 60, 30, 3};
     auto abytes = encode(acc);
     cs::ConnectAccept agot{};
     ASSERT_TRUE(cs::decode_message(abytes, agot).ok());
@@ -88,6 +88,10 @@ TEST(CsMessages, ConnectRoundTrip) {
     EXPECT_EQ(agot.server_tick, rwd::Tick{77});
     EXPECT_EQ(agot.tick_rate_hz, 60);
     EXPECT_EQ(agot.snapshot_rate_hz, 30);
+    EXPECT_EQ(agot.input_buffer_target, 3);
+    // The golden bytes of docs/PROTOCOL.md: slot 3, server_tick 600, 60 Hz, 30 Hz, input buffer target 2.
+    EXPECT_EQ(encode(cs::ConnectAccept{3, rwd::Tick{600}, 60, 30, 2}),
+              (std::vector<std::uint8_t>{0x1A, 0xC0, 0x12, 0x00, 0x00, 0xD8, 0xA1, 0x43, 0x00}));
     expect_every_truncation_fails<cs::ConnectAccept>(abytes);
 }
 

@@ -79,6 +79,36 @@ TEST(CsSync, ClockSyncConvergesAfterLatencyStep) {
     EXPECT_NEAR(st.rtt.millis(), 300.0, 20.0);
 }
 
+TEST(CsSync, ClientAdoptsTheServersInputBufferTarget) {
+    // The client is left at its default target (2 ticks); the server's jitter buffer wants 3 or 1. The accept
+    // tells the client, and its inputs settle that early on the server.
+    for (const int target : {3, 1}) {
+        const std::uint64_t seed = 25 + static_cast<std::uint64_t>(target);
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " target=" + std::to_string(target));
+        cs::ServerConfig sc;
+        sc.input_buffer_target = target;
+        Match<> m(seed, link(40, 2), sc);
+        ASSERT_EQ(m.client_config.clock.target_input_offset_ticks, 2.0);
+        m.connect_client();
+        m.client(0).set_input(move(50, 0));
+        ASSERT_TRUE(m.run_until_playing());
+        m.run(Micros{10'000'000});
+        double sum = 0.0;
+        int samples = 0;
+        m.run(Micros{5'000'000}, [&] {
+            if (m.now.count % 100'000 != 0) return;
+            sum += m.server->client_stats(0).arrival_offset_ticks;
+            ++samples;
+        });
+        const double mean = sum / samples;
+        std::printf("[ measured ] server target %d: client aims at %.1f, inputs arrive %.2f ticks early (mean of %d)\n",
+                    target, m.client(0).clock().config().target_input_offset_ticks, mean, samples);
+        EXPECT_EQ(m.client(0).clock().config().target_input_offset_ticks, static_cast<double>(target));
+        EXPECT_NEAR(mean, static_cast<double>(target), 0.5);
+        EXPECT_NEAR(m.client(0).stats().server_input_offset_ticks, static_cast<double>(target), 0.75);
+    }
+}
+
 /// The target runs up and down across the shooter's row; the shooter fires whenever its screen shows the target
 /// on the row. Returns (shots, hits, rewind-clamped shots) as the server counted them.
 struct ShotResult {

@@ -213,6 +213,8 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
             }
             slot_ = acc.slot;
             snapshot_rate_hz_ = acc.snapshot_rate_hz;
+            // Aim our inputs at the server's jitter buffer: its target, not our config's guess of it.
+            (void)clock_.set_target_input_offset(static_cast<double>(acc.input_buffer_target));
             if (phase_ == ClientPhase::connecting) phase_ = ClientPhase::syncing;
             return;
         }

@@ -114,7 +114,8 @@ void Server<G>::seat_client(transport::PeerId peer, int slot, Micros now) {
     G::add_player(state_, slot);
     ++stats_.connects;
     ConnectAccept acc{static_cast<std::uint8_t>(slot), tick_, static_cast<std::uint16_t>(config_.tick_rate_hz),
-                      static_cast<std::uint8_t>(config_.snapshot_rate_hz)};
+                      static_cast<std::uint8_t>(config_.snapshot_rate_hz),
+                      static_cast<std::uint8_t>(config_.input_buffer_target)};
     send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
     // The newcomer learns who is already here, then everyone learns of the newcomer.
     for (int i = 0; i < max_clients_; ++i)
