@@ -21,9 +21,11 @@ Status ServerConfig::validate() const {
         return Error{Errc::invalid_config, "input_buffer_cap must be 1..32"};
     if (max_tick_catchup < 1 || max_tick_catchup > 1000)
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
-    // The rewind cap must fit the server's hitbox history (64 ticks).
+    // The rewind cap must fit the server's hitbox history (kHitboxHistoryTicks at tick_rate_hz, less the two
+    // ticks the interpolation pair at the cap needs): 1033 ms at 60 Hz, 516 ms at 120 Hz.
     const sync::HitboxHistoryConfig history{tick_rate_hz, Micros{std::int64_t{max_rewind_ms} * 1000}};
-    if (!history.validate(64).ok()) return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history"};
+    if (!history.validate(kHitboxHistoryTicks).ok())
+        return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history (kHitboxHistoryTicks - 2 ticks)"};
     if (require_token)
         if (Status s = require_token->validate(); !s.ok()) return s;
     return snapshots.validate();
@@ -35,8 +37,9 @@ Status ClientConfig::validate() const {
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
     if (smoothing_time.count <= 0) return Error{Errc::invalid_config, "smoothing_time must be positive"};
     if (!(snap_distance_m > 0.0)) return Error{Errc::invalid_config, "snap_distance_m must be > 0"};
-    if (!(interp_delay_snapshots >= 0.0 && interp_delay_snapshots <= 10.0))
-        return Error{Errc::invalid_config, "interp_delay_snapshots must be 0..10"};
+    // Less than one snapshot interval of delay leaves nothing to interpolate toward between two snapshots.
+    if (!(interp_delay_snapshots >= 1.0 && interp_delay_snapshots <= 10.0))
+        return Error{Errc::invalid_config, "interp_delay_snapshots must be 1..10"};
     if (max_extrapolation_ticks < 0 || max_extrapolation_ticks > 10)
         return Error{Errc::invalid_config, "max_extrapolation_ticks must be 0..10"};
     if (correction_log_size == 0) return Error{Errc::invalid_config, "correction_log_size must be >= 1"};

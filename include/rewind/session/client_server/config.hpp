@@ -14,6 +14,9 @@
 
 namespace rwd::client_server {
 
+/// Ticks of hitbox history the server keeps for lag compensation; max_rewind_ms must fit in it.
+inline constexpr int kHitboxHistoryTicks = 64;
+
 /// A clock the server may read to measure its own tick time (stats only; the simulation never reads it).
 struct StatsClock {
     using Fn = Micros (*)(void* user);
@@ -30,7 +33,7 @@ struct ServerConfig {
     Micros client_timeout{5'000'000};      ///< a seated client that sends no input for this long is dropped
     Micros hello_timeout{3'000'000};       ///< a connection that sends no hello for this long is dropped
     Micros kick_linger{200'000};           ///< time between sending Disconnect and closing the connection
-    int max_rewind_ms = 250;               ///< lag compensation cap, 0..1000
+    int max_rewind_ms = 250;               ///< lag compensation cap, 0..1000 and within kHitboxHistoryTicks - 2 ticks
     int input_buffer_target = 2;           ///< jitter buffer depth (ticks) the server aims for, 1..3
     int input_buffer_cap = 8;              ///< inputs queued per client beyond which the excess is dropped, 1..32
     std::uint32_t max_malformed = 20;      ///< malformed messages from one client before it is kicked (0: never)
@@ -58,9 +61,9 @@ struct ClientConfig {
     std::vector<std::uint8_t> connect_token;  ///< sent in the hello (from the game backend), <= auth::kMaxTokenBytes
     int max_tick_catchup = 8;              ///< most ticks one update() runs, 1..1000
     Micros smoothing_time{100'000};        ///< visual correction decay time constant
-    double snap_distance_m = 2.0;          ///< corrections larger than this snap instead of smoothing
+    double snap_distance_m = 2.0;          ///< corrections larger than this snap instead of smoothing, > 0
     RemoteInputPolicy remote_inputs = RemoteInputPolicy::neutral;
-    double interp_delay_snapshots = 2.0;   ///< interpolation delay in snapshot intervals (plus jitter), adaptive
+    double interp_delay_snapshots = 2.0;   ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
     int max_extrapolation_ticks = 2;       ///< after this much extrapolation, hold
     std::size_t correction_log_size = 1024;///< corrections kept for inspection (the count goes on)
     Micros connect_timeout{5'000'000};     ///< no accept for this long: give up

@@ -35,7 +35,7 @@ public:
     using Snapshot = SnapshotPacket<EntityRecord>;      ///< the snapshot message
     using Packet = InputPacket<Input>;                  ///< the input message
     /// Ticks of hitbox history kept for lag compensation (about 1 s at 60 Hz).
-    static constexpr int kHistoryTicks = 64;
+    static constexpr int kHistoryTicks = kHitboxHistoryTicks;
 
     /// A server speaking on `transport` (not owned; must outlive the server) from `initial`. An invalid config
     /// is a programmer error: call config.validate() first.

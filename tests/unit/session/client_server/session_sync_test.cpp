@@ -239,4 +239,43 @@ TEST(CsSync, ConfigsValidate) {
     EXPECT_FALSE(c.validate().ok());
 }
 
+TEST(CsSync, RewindCapMustFitTheHitboxHistory) {
+    // 64 ticks of history, less the two the interpolation pair at the cap needs: 62 ticks.
+    cs::ServerConfig s;
+    s.tick_rate_hz = 60;
+    s.max_rewind_ms = 1000;  // 60 ticks
+    EXPECT_TRUE(s.validate().ok());
+    s.tick_rate_hz = 120;
+    s.max_rewind_ms = 500;  // 60 ticks
+    EXPECT_TRUE(s.validate().ok());
+    s.max_rewind_ms = 600;  // 72 ticks: within 0..1000 but beyond the history
+    EXPECT_EQ(s.validate().code(), rwd::Errc::invalid_config);
+    s.tick_rate_hz = 1000;
+    s.snapshot_rate_hz = 60;
+    s.max_rewind_ms = 62;
+    EXPECT_TRUE(s.validate().ok());
+    s.max_rewind_ms = 250;  // the default cap does not fit at 1000 Hz
+    EXPECT_FALSE(s.validate().ok());
+}
+
+TEST(CsSync, ClientSnapDistanceAndInterpolationDelayAreChecked) {
+    cs::ClientConfig c;
+    for (const double bad : {0.0, -1.0, std::nan("")}) {
+        c.snap_distance_m = bad;
+        EXPECT_EQ(c.validate().code(), rwd::Errc::invalid_config) << bad;
+    }
+    c = {};
+    c.snap_distance_m = 0.01;
+    EXPECT_TRUE(c.validate().ok());
+    // Under one snapshot interval there is nothing to interpolate toward: refused rather than silently raised.
+    for (const double bad : {0.0, 0.5, 0.999, 10.5, std::nan("")}) {
+        c.interp_delay_snapshots = bad;
+        EXPECT_EQ(c.validate().code(), rwd::Errc::invalid_config) << bad;
+    }
+    for (const double good : {1.0, 2.0, 10.0}) {
+        c.interp_delay_snapshots = good;
+        EXPECT_TRUE(c.validate().ok()) << good;
+    }
+}
+
 }  // namespace

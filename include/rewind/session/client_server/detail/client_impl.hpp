@@ -18,7 +18,7 @@ inline sync::ClockSyncConfig clock_config(const ClientConfig& c) {
 inline sync::InterpolationBufferConfig interp_config(const ClientConfig& c) {
     sync::InterpolationBufferConfig ic;
     ic.tick_rate_hz = c.tick_rate_hz;
-    ic.interval_multiplier = std::max(1.0, c.interp_delay_snapshots);
+    ic.interval_multiplier = c.interp_delay_snapshots;
     ic.max_extrapolation_ticks = static_cast<double>(c.max_extrapolation_ticks);
     return ic;
 }
