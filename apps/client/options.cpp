@@ -3,6 +3,7 @@
 
 #include "client/net_player.hpp"
 
+#include <arena/constants.hpp>
 #include <rewind/session/auth/connect_token.hpp>
 
 #include <CLI/CLI.hpp>
@@ -33,7 +34,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     app.add_option("--seed", o.seed, "Seed of the bot and the client-side conditioner")->capture_default_str();
-    app.add_option("--tick-rate", o.tick_rate_hz, "Simulation ticks per second (must match the server)")
+    app.add_option("--tick-rate", o.tick_rate_hz,
+                   "Simulation ticks per second (must match the server; the arena supports only 60)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     app.add_option("--stats-interval", o.stats_interval_s, "Headless: seconds between status lines (0 = none)")
@@ -58,6 +60,11 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
+    }
+    if (o.tick_rate_hz != arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
+        std::fprintf(stderr, "rewind-client: --tick-rate %d: the arena runs only at %d Hz (arena::kTickRate)\n",
+                     o.tick_rate_hz, arena::kTickRate);
+        return 2;
     }
     if (o.headless && !o.bot) {
         std::fprintf(stderr, "rewind-client: --headless needs --bot (nobody would press the keys)\n");

@@ -1,6 +1,8 @@
 // Lab options: CLI11 registration, validation and the per-direction link configs they describe.
 #include "options.hpp"
 
+#include <arena/constants.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -63,6 +65,9 @@ rwd::Status LabOptions::validate() const {
     if (players < 1 || players > 63) return bad("--players must be 1..63");
     if (!(duration_s >= 1.0 && duration_s <= 3600.0)) return bad("--duration must be 1..3600 s");
     if (tick_rate < 10 || tick_rate > 240) return bad("--tick-rate must be 10..240");
+    // Both models run the arena, whose speeds are per tick: another rate would measure a different game.
+    if (tick_rate != arena::kTickRate)
+        return bad("--tick-rate: the arena runs only at 60 Hz (arena::kTickRate; its speeds are per tick)");
     if (snapshot_rate < 10 || snapshot_rate > 60 || snapshot_rate > tick_rate)
         return bad("--snapshot-rate must be 10..60 and at most the tick rate");
     if (!(render_fps >= 10.0 && render_fps <= 1000.0)) return bad("--fps must be 10..1000");
@@ -78,7 +83,9 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--players", o.players, "bot-driven players")->capture_default_str();
     app.add_option("--duration", o.duration_s, "simulated seconds of the main match")->capture_default_str();
     app.add_option("--seed", o.seed, "seed of the network, bots and frame timing")->capture_default_str();
-    app.add_option("--tick-rate", o.tick_rate, "simulation ticks per second")->capture_default_str();
+    app.add_option("--tick-rate", o.tick_rate,
+                   "simulation ticks per second, 10..240 (the arena supports only arena::kTickRate = 60)")
+        ->capture_default_str();
     app.add_option("--snapshot-rate", o.snapshot_rate, "snapshots per second")->capture_default_str();
     app.add_option("--fps", o.render_fps, "client render frames per second")->capture_default_str();
     app.add_option("--frame-jitter", o.frame_jitter, "frame time spread, fraction of a frame")->capture_default_str();

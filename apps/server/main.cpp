@@ -1,6 +1,8 @@
 // rewind-server: the headless dedicated arena server over real UDP (ENet).
 #include "server/server_app.hpp"
 
+#include <arena/constants.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -12,7 +14,7 @@ int main(int argc, char** argv) {
     app.add_option("--host", o.host, "IPv4 address to bind")->capture_default_str();
     app.add_option("--port", o.port, "UDP port (0 = one the OS picks)")->capture_default_str();
     app.add_option("--max-players", o.max_players, "Seats")->check(CLI::Range(1, 64))->capture_default_str();
-    app.add_option("--tick-rate", o.tick_rate_hz, "Simulation ticks per second")
+    app.add_option("--tick-rate", o.tick_rate_hz, "Simulation ticks per second (the arena supports only 60)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     app.add_option("--snapshot-rate", o.snapshot_rate_hz, "Snapshots per second per client (10..60, <= tick rate)")
@@ -37,6 +39,11 @@ int main(int argc, char** argv) {
     app.add_option("--bot-secret-key", o.bot_secret_key_file,
                    "Backend secret key file to mint the bots' tokens with --public-key (local testing only)");
     CLI11_PARSE(app, argc, argv);
+    if (o.tick_rate_hz != arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
+        std::fprintf(stderr, "rewind-server: --tick-rate %d: the arena runs only at %d Hz (arena::kTickRate)\n",
+                     o.tick_rate_hz, arena::kTickRate);
+        return 2;
+    }
 
     // Signals are blocked before anything else starts, so SIGINT/SIGTERM are only ever taken by the main loop.
     apps::SignalWaiter signals;

@@ -5,7 +5,9 @@
 
 namespace arena {
 
-/// Simulation rate: step() advances the world by 1/60 s.
+/// Simulation rate: step() advances the world by 1/60 s. The only tick rate the arena supports: its speeds,
+/// timers and cooldowns are per tick, so a session at any other rate would change the game's speed. Programs
+/// running the arena refuse any other rate.
 inline constexpr int kTickRate = 60;
 /// Player slots 0..kMaxPlayers-1.
 inline constexpr int kMaxPlayers = 64;

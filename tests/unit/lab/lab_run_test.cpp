@@ -36,6 +36,15 @@ TEST(LabOptions, ProfileThenBothThenDirection) {
     EXPECT_DOUBLE_EQ(down.loss, 0.10);
 }
 
+TEST(LabOptions, TickRateTheArenaDoesNotRunAtIsRefused) {
+    EXPECT_TRUE(parse({"--tick-rate", "60"}).validate().ok());
+    for (const char* rate : {"30", "120"}) {
+        const auto s = parse({"--tick-rate", rate}).validate();
+        ASSERT_FALSE(s.ok()) << rate;
+        EXPECT_NE(s.error().detail.find("only at 60 Hz"), std::string::npos) << s.error().detail;
+    }
+}
+
 TEST(LabOptions, BadValuesAreRefused) {
     EXPECT_FALSE(parse({"--players", "0"}).validate().ok());
     EXPECT_FALSE(parse({"--profile", "nowhere"}).validate().ok());

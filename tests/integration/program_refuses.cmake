@@ -1,0 +1,11 @@
+# A program refusing its command line: runs PROG with ARGS and checks the exit code is EXPECT and stderr contains MATCH.
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND ${PROG} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+message("${out}${err}")
+if(NOT rc STREQUAL "${EXPECT}")
+  message(FATAL_ERROR "${PROG} exited with ${rc}, expected ${EXPECT}")
+endif()
+string(FIND "${err}" "${MATCH}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "stderr does not say '${MATCH}'")
+endif()
