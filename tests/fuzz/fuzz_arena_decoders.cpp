@@ -1,5 +1,6 @@
 /// libFuzzer target: the decoders that read arena types off the network (client-server input packets, full
-/// snapshots, a desync report's serialized State, rollback input bits); what decodes must re-encode identically.
+/// snapshots, a desync report's serialized State, rollback input bits); what decodes must re-encode
+/// identically.
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/message_codec.hpp>
@@ -38,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (cs::decode_message(bytes, p).ok()) {
             for (int i = 0; i < p.count; ++i) {
                 std::uint32_t violations = 0;
-                const arena::Input clean = ArenaGame::sanitize(p.inputs[static_cast<std::size_t>(i)], violations);
+                const arena::Input clean =
+                    ArenaGame::sanitize(p.inputs[static_cast<std::size_t>(i)], violations);
                 // Everything the wire can carry is already in range: sanitize has nothing to change.
                 if (violations != 0 || !(clean == p.inputs[static_cast<std::size_t>(i)])) std::abort();
             }

@@ -1,9 +1,11 @@
-/// libFuzzer target: a Server<arena::ArenaGame> on SimNetwork driven by fuzzed op sequences from fake clients.
+/// libFuzzer target: a Server<arena::ArenaGame> on SimNetwork driven by fuzzed op sequences from fake
+/// clients.
 ///
-/// The input is a program: each op picks a fake client (a raw SimNetwork endpoint, or one real Client) and does
-/// one thing: connect, hello, inputs with any tick/axes/buttons/view time, floods, chat, goodbye, transport
-/// disconnect, garbage, mutated real messages, raw datagrams injected on the link, time steps and jumps, kicks.
-/// After every op the server's invariants are checked; a violation aborts (libFuzzer reports it as a crash).
+/// The input is a program: each op picks a fake client (a raw SimNetwork endpoint, or one real Client) and
+/// does one thing: connect, hello, inputs with any tick/axes/buttons/view time, floods, chat, goodbye,
+/// transport disconnect, garbage, mutated real messages, raw datagrams injected on the link, time steps and
+/// jumps, kicks. After every op the server's invariants are checked; a violation aborts (libFuzzer reports it
+/// as a crash).
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/client.hpp>
@@ -30,7 +32,7 @@ using rwd::Tick;
 namespace cs = rwd::client_server;
 namespace tp = rwd::transport;
 
-constexpr int kFakes = 6;        // more than the seats offered, so "server full" is reachable
+constexpr int kFakes = 6;  // more than the seats offered, so "server full" is reachable
 constexpr int kSeats = 4;
 constexpr int kMaxOps = 256;
 constexpr Micros kMaxVirtual{12'000'000};  // bounds one execution's work (timeouts are 1-2 s)
@@ -52,7 +54,8 @@ public:
     explicit Driver(FuzzedDataProvider& in) : in_(in) {
         tp::SimNetworkConfig nc;
         nc.seed = in_.ConsumeIntegral<std::uint16_t>();
-        if (in_.ConsumeBool()) {  // an impaired network in some runs: reordering and duplicates reach the server
+        if (in_.ConsumeBool()) {  // an impaired network in some runs: reordering and duplicates reach the
+                                  // server
             nc.default_link.latency = Micros{20'000};
             nc.default_link.jitter = Micros{10'000};
             nc.default_link.loss = 0.1;
@@ -93,7 +96,9 @@ private:
         if (f.ep->send(f.peer, d, bytes).ok()) ++messages_;
     }
 
-    tp::Delivery delivery() { return in_.ConsumeBool() ? tp::Delivery::reliable_ordered : tp::Delivery::unreliable; }
+    tp::Delivery delivery() {
+        return in_.ConsumeBool() ? tp::Delivery::reliable_ordered : tp::Delivery::unreliable;
+    }
 
     arena::Input input() {
         arena::Input x;
@@ -112,12 +117,15 @@ private:
         p.sequence = f.sequence++;
         const int mode = in_.ConsumeIntegralInRange(0, 3);
         const std::int64_t near = in_.ConsumeIntegralInRange<std::int64_t>(-200, 200);
-        p.newest_tick = mode == 0 ? Tick{in_.ConsumeIntegral<std::uint32_t>()}
-                                  : Tick{static_cast<std::uint32_t>(server_->tick().value + static_cast<std::uint32_t>(near))};
+        p.newest_tick =
+            mode == 0
+                ? Tick{in_.ConsumeIntegral<std::uint32_t>()}
+                : Tick{static_cast<std::uint32_t>(server_->tick().value + static_cast<std::uint32_t>(near))};
         p.count = in_.ConsumeIntegralInRange<std::uint8_t>(0, cs::kInputsPerPacket);
         for (int i = 0; i < p.count; ++i) p.inputs[static_cast<std::size_t>(i)] = input();
         p.has_ack = in_.ConsumeBool();
-        p.ack_snapshot_tick = Tick{static_cast<std::uint32_t>(server_->tick().value - in_.ConsumeIntegral<std::uint8_t>())};
+        p.ack_snapshot_tick =
+            Tick{static_cast<std::uint32_t>(server_->tick().value - in_.ConsumeIntegral<std::uint8_t>())};
         p.ping_time = in_.ConsumeIntegral<std::uint32_t>();
         std::vector<std::uint8_t> out;
         if (!cs::encode_message(p, out).ok()) fail("encode input");
@@ -128,7 +136,8 @@ private:
         cs::ConnectRequest r;
         if (in_.ConsumeIntegralInRange(0, 7) == 0) r.version = in_.ConsumeIntegral<std::uint16_t>();
         if (in_.ConsumeIntegralInRange(0, 7) == 0) r.game_id = in_.ConsumeIntegral<std::uint32_t>();
-        if (in_.ConsumeIntegralInRange(0, 7) == 0) r.token = in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 64));
+        if (in_.ConsumeIntegralInRange(0, 7) == 0)
+            r.token = in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 64));
         std::vector<std::uint8_t> out;
         if (!cs::encode_message(r, out).ok()) fail("encode hello");
         return out;
@@ -136,7 +145,8 @@ private:
 
     std::vector<std::uint8_t> any_message(Fake& f) {
         switch (in_.ConsumeIntegralInRange(0, 3)) {
-            case 0: return hello();
+            case 0:
+                return hello();
             case 1: {
                 cs::ChatRequest c{in_.ConsumeRandomLengthString(cs::kMaxChatBytes)};
                 std::vector<std::uint8_t> out;
@@ -149,7 +159,8 @@ private:
                 if (!cs::encode_message(d, out).ok()) fail("encode disconnect");
                 return out;
             }
-            default: return input_packet(f);
+            default:
+                return input_packet(f);
         }
     }
 
@@ -158,8 +169,10 @@ private:
         std::vector<std::uint8_t> m = any_message(f);
         const int flips = in_.ConsumeIntegralInRange(0, 4);
         for (int i = 0; i < flips && !m.empty(); ++i)
-            m[in_.ConsumeIntegralInRange<std::size_t>(0, m.size() - 1)] ^= static_cast<std::uint8_t>(1u << in_.ConsumeIntegralInRange(0, 7));
-        if (in_.ConsumeBool() && !m.empty()) m.resize(in_.ConsumeIntegralInRange<std::size_t>(0, m.size()));
+            m[in_.ConsumeIntegralInRange<std::size_t>(0, m.size() - 1)] ^=
+                static_cast<std::uint8_t>(1u << in_.ConsumeIntegralInRange(0, 7));
+        if (in_.ConsumeBool() && !m.empty())
+            m.resize(in_.ConsumeIntegralInRange<std::size_t>(0, m.size()));
         else if (in_.ConsumeBool()) {
             const auto extra = in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 16));
             m.insert(m.end(), extra.begin(), extra.end());
@@ -182,7 +195,8 @@ private:
         tp::TransportEvent ev;
         for (Fake& f : fakes_) {
             while (f.ep->poll(ev)) {
-                if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == f.peer) f.peer = tp::kInvalidPeer;
+                if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == f.peer)
+                    f.peer = tp::kInvalidPeer;
             }
         }
         cs::Event e;
@@ -199,9 +213,13 @@ private:
                     if (r.ok()) f.peer = r.value();
                 }
                 break;
-            case 1: send(f, tp::Delivery::reliable_ordered, hello()); break;
+            case 1:
+                send(f, tp::Delivery::reliable_ordered, hello());
+                break;
             case 2:
-            case 3: send(f, tp::Delivery::unreliable, input_packet(f)); break;
+            case 3:
+                send(f, tp::Delivery::unreliable, input_packet(f));
+                break;
             case 4: {  // flood: a burst of input packets within one update
                 const int n = in_.ConsumeIntegralInRange(1, 64);
                 for (int i = 0; i < n; ++i) send(f, tp::Delivery::unreliable, input_packet(f));
@@ -229,13 +247,19 @@ private:
                 }
                 break;
             case 9:  // a raw datagram on the link, as if from this fake (SimNetwork header, or anything)
-                net_->inject(now_, f.addr, server_addr_, in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 128)));
+                net_->inject(now_, f.addr, server_addr_,
+                             in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 128)));
                 ++messages_;
                 break;
-            case 10: advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, 3'000'000)}); break;
-            case 11: server_->kick(in_.ConsumeIntegralInRange(-1, kSeats), cs::DisconnectCode::cheating, now_); break;
+            case 10:
+                advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, 3'000'000)});
+                break;
+            case 11:
+                server_->kick(in_.ConsumeIntegralInRange(-1, kSeats), cs::DisconnectCode::cheating, now_);
+                break;
             case 12:
-                if (real_->phase() == cs::ClientPhase::idle || real_->phase() == cs::ClientPhase::disconnected) {
+                if (real_->phase() == cs::ClientPhase::idle ||
+                    real_->phase() == cs::ClientPhase::disconnected) {
                     real_ep_ = nullptr;
                     real_.reset();
                     net_->close_endpoint(real_addr_);
@@ -247,11 +271,16 @@ private:
                     real_->set_input(input());
                 }
                 break;
-            case 13: real_->disconnect(now_); break;
-            case 14:
-                server_->broadcast(cs::EventKind::score, in_.ConsumeIntegralInRange(0, 255), 0, in_.ConsumeIntegral<std::int32_t>());
+            case 13:
+                real_->disconnect(now_);
                 break;
-            default: advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(1'000, 100'000)}); break;
+            case 14:
+                server_->broadcast(cs::EventKind::score, in_.ConsumeIntegralInRange(0, 255), 0,
+                                   in_.ConsumeIntegral<std::int32_t>());
+                break;
+            default:
+                advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(1'000, 100'000)});
+                break;
         }
     }
 
@@ -259,8 +288,10 @@ private:
         const auto& s = *server_;
         const auto& st = s.stats();
         const int seated = s.seated_count();
-        if (seated < 0 || seated > s.max_clients() || s.max_clients() != kSeats) fail("seated count out of range");
-        if (st.connects < st.disconnects || st.connects - st.disconnects != static_cast<std::uint64_t>(seated))
+        if (seated < 0 || seated > s.max_clients() || s.max_clients() != kSeats)
+            fail("seated count out of range");
+        if (st.connects < st.disconnects ||
+            st.connects - st.disconnects != static_cast<std::uint64_t>(seated))
             fail("connects - disconnects != seated");
         for (int slot = 0; slot < ArenaGame::kMaxPlayers; ++slot) {
             const bool in_world = s.state().players[static_cast<std::size_t>(slot)].present();
@@ -274,8 +305,10 @@ private:
             if (s.seated(slot)) {
                 if (!cst.connected || s.slot_of(cst.peer) != slot) fail("seat and its stats disagree");
                 if (cst.input_buffer_depth > s.config().input_buffer_cap) fail("input queue beyond its cap");
-                if (cst.malformed >= s.config().max_malformed && s.config().max_malformed) fail("garbage not kicked");
-                if (s.config().max_violations && cst.violations > s.config().max_violations + 8u * cs::kInputsPerPacket)
+                if (cst.malformed >= s.config().max_malformed && s.config().max_malformed)
+                    fail("garbage not kicked");
+                if (s.config().max_violations &&
+                    cst.violations > s.config().max_violations + 8u * cs::kInputsPerPacket)
                     fail("cheater not kicked");
             }
         }

@@ -1,4 +1,5 @@
-/// libFuzzer target: SimNetwork's datagram parser (header, acks, messages, handshake) through SimNetwork::inject.
+/// libFuzzer target: SimNetwork's datagram parser (header, acks, messages, handshake) through
+/// SimNetwork::inject.
 ///
 /// A listening endpoint has one honest peer connected and exchanging reliable and unreliable messages; the
 /// input is a list of raw datagrams injected onto the link, each from the honest peer's address (forged) or a
@@ -27,7 +28,8 @@ namespace tp = rwd::transport;
 
 /// A reliable message carrying its own index, so the receiver can check exactly-once order.
 std::vector<std::uint8_t> numbered(std::uint32_t n) {
-    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8u), static_cast<std::uint8_t>(n >> 16u), 0x5A};
+    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8u),
+            static_cast<std::uint8_t>(n >> 16u), 0x5A};
 }
 
 }  // namespace
@@ -45,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tp::PeerId from_honest = tp::kInvalidPeer;
     std::uint32_t sent = 0, received = 0;
     bool honest_gone = false;
-    bool forged_any = false;  // SimNetwork has no authentication: a forged datagram may take over a message id
+    bool forged_any =
+        false;  // SimNetwork has no authentication: a forged datagram may take over a message id
     tp::TransportEvent ev;
     for (int round = 0; round < 200 && in.remaining_bytes() > 0; ++round) {
         if (!honest_gone && from_honest != tp::kInvalidPeer) {
@@ -60,16 +63,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                        in.ConsumeBytes<std::uint8_t>(in.ConsumeIntegralInRange<std::size_t>(0, 1400)));
         }
         if (in.ConsumeIntegralInRange(0, 3) == 0) {  // and the other way: the honest endpoint is attacked too
-            forged_any = true;                             // (forged as the server: it may say goodbye)
-            net.inject(now, server_addr, honest_addr, in.ConsumeBytes<std::uint8_t>(in.ConsumeIntegralInRange<std::size_t>(0, 64)));
+            forged_any = true;                       // (forged as the server: it may say goodbye)
+            net.inject(now, server_addr, honest_addr,
+                       in.ConsumeBytes<std::uint8_t>(in.ConsumeIntegralInRange<std::size_t>(0, 64)));
         }
         now += Micros{in.ConsumeIntegralInRange<std::int64_t>(1'000, 50'000)};
         net.advance_to(now);
         while (server->poll(ev)) {
-            if (ev.type == tp::TransportEvent::Type::connected && from_honest == tp::kInvalidPeer) from_honest = ev.peer;
-            if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == from_honest) honest_gone = true;
+            if (ev.type == tp::TransportEvent::Type::connected && from_honest == tp::kInvalidPeer)
+                from_honest = ev.peer;
+            if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == from_honest)
+                honest_gone = true;
             if (ev.type != tp::TransportEvent::Type::message || ev.peer != from_honest) continue;
-            if (ev.data.size() != 4 || ev.data[3] != 0x5A) continue;  // forged payloads may get through: not ours
+            if (ev.data.size() != 4 || ev.data[3] != 0x5A)
+                continue;  // forged payloads may get through: not ours
             const std::uint32_t n = ev.data[0] | (ev.data[1] << 8u) | (ev.data[2] << 16u);
             if (ev.delivery != tp::Delivery::reliable_ordered) continue;
             if (forged_any) continue;

@@ -1,5 +1,6 @@
-/// Adversarial clients against an arena server on SimNetwork: each attack is rejected or clamped with a counter,
-/// and the ones that keep on are disconnected with a reason; the honest clients in the match keep playing.
+/// Adversarial clients against an arena server on SimNetwork: each attack is rejected or clamped with a
+/// counter, and the ones that keep on are disconnected with a reason; the honest clients in the match keep
+/// playing.
 #include "integration/adversarial_client.hpp"
 #include "unit/session/client_server/toy_harness.hpp"
 
@@ -17,9 +18,9 @@
 
 namespace {
 
-using arena::ArenaGame;
 using adversary::Attacker;
 using adversary::RawInput;
+using arena::ArenaGame;
 using rwd::Micros;
 using rwd::Tick;
 namespace cs = rwd::client_server;
@@ -29,7 +30,8 @@ struct Scene {
     toy::Match<ArenaGame> m;
     std::vector<std::unique_ptr<Attacker>> attackers;
 
-    explicit Scene(std::uint64_t seed, cs::ServerConfig sc = {}) : m(seed, toy::link(30, 5, 0.01), sc, arena::new_match(seed)) {
+    explicit Scene(std::uint64_t seed, cs::ServerConfig sc = {})
+        : m(seed, toy::link(30, 5, 0.01), sc, arena::new_match(seed)) {
         m.connect_client();
         m.connect_client();
         EXPECT_TRUE(m.run_until_playing(Micros{10'000'000}));
@@ -37,7 +39,9 @@ struct Scene {
     Attacker& add_attacker(bool hello = true) {
         const auto i = attackers.size();
         attackers.push_back(std::make_unique<Attacker>(
-            *m.net, rwd::transport::Address{"attacker" + std::to_string(i), static_cast<std::uint16_t>(600 + i)}, m.server_addr));
+            *m.net,
+            rwd::transport::Address{"attacker" + std::to_string(i), static_cast<std::uint16_t>(600 + i)},
+            m.server_addr));
         attackers.back()->connect(m.now, hello);
         return *attackers.back();
     }
@@ -63,7 +67,9 @@ struct Scene {
             EXPECT_EQ(m.client(i).stats().events_out_of_order, 0u);
         }
     }
-    const cs::ServerClientStats& stats_of(const Attacker& a) const { return m.server->client_stats(a.slot()); }
+    const cs::ServerClientStats& stats_of(const Attacker& a) const {
+        return m.server->client_stats(a.slot());
+    }
 };
 
 arena::Input walk_east(bool fire = false) {
@@ -90,11 +96,15 @@ TEST(Adversarial, InputFloodSpeedHackIsRateLimitedAndMovesNoFaster) {
     });
     const int ticks = s.m.server->tick() - t0;
     const auto& st = s.stats_of(a);
-    std::printf("[ measured ] flood: %d ticks, applied %llu, rate limited %llu, overflow %llu, duplicate %llu, moved %.2f m "
-                "(top speed allows %.2f m)\n",
-                ticks, static_cast<unsigned long long>(st.inputs_applied), static_cast<unsigned long long>(st.inputs_rate_limited),
-                static_cast<unsigned long long>(st.inputs_overflow), static_cast<unsigned long long>(st.inputs_duplicate),
-                (p.x - x0) / double(arena::kUnitsPerMeter), ticks * double(arena::kTopSpeed) / arena::kUnitsPerMeter);
+    std::printf(
+        "[ measured ] flood: %d ticks, applied %llu, rate limited %llu, overflow %llu, duplicate %llu, moved "
+        "%.2f m "
+        "(top speed allows %.2f m)\n",
+        ticks, static_cast<unsigned long long>(st.inputs_applied),
+        static_cast<unsigned long long>(st.inputs_rate_limited),
+        static_cast<unsigned long long>(st.inputs_overflow),
+        static_cast<unsigned long long>(st.inputs_duplicate), (p.x - x0) / double(arena::kUnitsPerMeter),
+        ticks * double(arena::kTopSpeed) / arena::kUnitsPerMeter);
     EXPECT_GT(st.inputs_rate_limited, 1000u);
     EXPECT_TRUE(st.flagged);
     EXPECT_LE(st.inputs_applied, static_cast<std::uint64_t>(ticks) + 1) << "at most one input per tick";
@@ -105,8 +115,8 @@ TEST(Adversarial, InputFloodSpeedHackIsRateLimitedAndMovesNoFaster) {
 
 // BUG (server): a client that floods input packets without end is only counted and flagged
 // (inputs_rate_limited, flagged); nothing ever disconnects it, unlike garbage (max_malformed) or violations
-// (max_violations). Issue 8 asks for a disconnect with a reason when an attack keeps on. Enable once the server
-// kicks sustained floods (e.g. a max_rate_limited knob, DisconnectCode::cheating).
+// (max_violations). Issue 8 asks for a disconnect with a reason when an attack keeps on. Enable once the
+// server kicks sustained floods (e.g. a max_rate_limited knob, DisconnectCode::cheating).
 TEST(Adversarial, DISABLED_SustainedInputFloodIsDisconnected) {
     const std::uint64_t seed = 802;
     SCOPED_TRACE("seed=" + std::to_string(seed));
@@ -119,8 +129,8 @@ TEST(Adversarial, DISABLED_SustainedInputFloodIsDisconnected) {
 }
 
 // BUG (server): well-formed messages of a type the server does not take (a client sending Event, Snapshot or
-// ConnectAccept messages) are only counted server-wide (ServerStats::unexpected): not per client, never toward
-// max_malformed, so a client can send them forever. Enable once they count toward a kick.
+// ConnectAccept messages) are only counted server-wide (ServerStats::unexpected): not per client, never
+// toward max_malformed, so a client can send them forever. Enable once they count toward a kick.
 TEST(Adversarial, DISABLED_EndlessUnexpectedMessagesAreDisconnected) {
     const std::uint64_t seed = 811;
     SCOPED_TRACE("seed=" + std::to_string(seed));
@@ -148,7 +158,9 @@ TEST(Adversarial, OutOfRangeAxesAreRejectedAndTheSenderKicked) {
     bad.move_x_bits = 255;  // +128: one past the axis range, which the real encoder refuses to write
     int sent = 0;
     s.run(Micros{2'000'000}, [&] {
-        if (s.m.now.count % 16'000 == 0 && s.m.server->seated(slot) && a.send_inputs(s.m.server->tick() + 2, bad)) ++sent;
+        if (s.m.now.count % 16'000 == 0 && s.m.server->seated(slot) &&
+            a.send_inputs(s.m.server->tick() + 2, bad))
+            ++sent;
     });
     std::printf("[ measured ] out-of-range axes: %d packets sent, %llu malformed, told %s\n", sent,
                 static_cast<unsigned long long>(s.m.server->stats().malformed - malformed0),
@@ -157,9 +169,10 @@ TEST(Adversarial, OutOfRangeAxesAreRejectedAndTheSenderKicked) {
     EXPECT_EQ(a.told(), cs::DisconnectCode::garbage);
     EXPECT_EQ(s.m.server->stats().kicked_garbage, 1u);
     EXPECT_FALSE(s.m.server->seated(slot));
-    EXPECT_FALSE(s.m.server->state().players[static_cast<std::size_t>(slot)].present()) << "ghost after the kick";
-    // Unknown buttons cannot even be sent: the wire has 4 button bits and all 4 are defined. Values that do reach
-    // the game through other paths are clamped by sanitize(), one violation per field:
+    EXPECT_FALSE(s.m.server->state().players[static_cast<std::size_t>(slot)].present())
+        << "ghost after the kick";
+    // Unknown buttons cannot even be sent: the wire has 4 button bits and all 4 are defined. Values that do
+    // reach the game through other paths are clamped by sanitize(), one violation per field:
     arena::Input raw;
     raw.move_x = -128;
     raw.move_y = -128;
@@ -199,8 +212,9 @@ TEST(Adversarial, FiringFasterThanTheWeaponIsHeldToItsCooldown) {
         a.send_inputs(now_tick + 2, in, 1);
     });
     const auto& st = s.stats_of(a);
-    std::printf("[ measured ] rapid fire: %d ticks, %llu trigger ticks, %d rounds fired (cooldown allows %d)\n", ticks,
-                static_cast<unsigned long long>(st.shots), fired, ticks / arena::kRifleInterval + 1);
+    std::printf(
+        "[ measured ] rapid fire: %d ticks, %llu trigger ticks, %d rounds fired (cooldown allows %d)\n",
+        ticks, static_cast<unsigned long long>(st.shots), fired, ticks / arena::kRifleInterval + 1);
     EXPECT_GT(st.shots, static_cast<std::uint64_t>(ticks) / 3) << "the server counts every trigger pull";
     EXPECT_GT(fired, 0);
     EXPECT_LE(fired, ticks / arena::kRifleInterval + 1) << "rounds fired faster than the rifle's interval";
@@ -225,16 +239,18 @@ TEST(Adversarial, RenderTimeTwoSecondsInThePastIsClampedToTheRewindCap) {
         a.send_inputs(t + 2, in, 1);
     };
     s.run(Micros{1'000'000}, shoot);
-    const std::uint64_t honest_shots = s.stats_of(a).shots, honest_clamped = s.stats_of(a).shots_rewind_clamped;
+    const std::uint64_t honest_shots = s.stats_of(a).shots,
+                        honest_clamped = s.stats_of(a).shots_rewind_clamped;
     EXPECT_GT(honest_shots, 30u);
     EXPECT_EQ(honest_clamped, 0u) << "a 100 ms old view time is within the cap";
     claim_ticks = 120;
     s.run(Micros{3'000'000}, shoot);
     const auto& st = s.stats_of(a);
     std::printf("[ measured ] 2 s view time: %llu shots, %llu clamped to the %d ms rewind cap\n",
-                static_cast<unsigned long long>(st.shots), static_cast<unsigned long long>(st.shots_rewind_clamped),
-                s.m.server->config().max_rewind_ms);
-    const std::uint64_t old_shots = st.shots - honest_shots, old_clamped = st.shots_rewind_clamped - honest_clamped;
+                static_cast<unsigned long long>(st.shots),
+                static_cast<unsigned long long>(st.shots_rewind_clamped), s.m.server->config().max_rewind_ms);
+    const std::uint64_t old_shots = st.shots - honest_shots,
+                        old_clamped = st.shots_rewind_clamped - honest_clamped;
     EXPECT_GT(old_shots, 100u);
     EXPECT_GE(old_clamped * 10, old_shots * 9) << "claimed view times older than the cap must be clamped";
     s.expect_honest_fine();
@@ -253,7 +269,8 @@ TEST(Adversarial, InputsStampedFarInTheFutureAreDropped) {
     });
     const auto& st = s.stats_of(a);
     std::printf("[ measured ] future stamps: %llu packets dropped as too far ahead, applied %llu\n",
-                static_cast<unsigned long long>(st.inputs_future), static_cast<unsigned long long>(st.inputs_applied));
+                static_cast<unsigned long long>(st.inputs_future),
+                static_cast<unsigned long long>(st.inputs_applied));
     EXPECT_GT(st.inputs_future, 100u);
     EXPECT_TRUE(st.flagged);
     EXPECT_EQ(st.inputs_applied, 0u);
@@ -274,7 +291,8 @@ TEST(Adversarial, OversizedAndTruncatedMessagesAreMalformedAndTheSenderKicked) {
     ASSERT_TRUE(cs::encode_message(pkt, good).ok());
     std::vector<std::uint8_t> oversized = good;
     oversized.resize(1000, 0xFF);  // a real packet and then junk, within one datagram
-    const std::vector<std::uint8_t> truncated(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2));
+    const std::vector<std::uint8_t> truncated(good.begin(),
+                                              good.begin() + static_cast<std::ptrdiff_t>(good.size() / 2));
     int n = 0;
     s.run(Micros{2'000'000}, [&] {
         if (s.m.now.count % 20'000 != 0 || !s.m.server->seated(slot)) return;
@@ -286,25 +304,30 @@ TEST(Adversarial, OversizedAndTruncatedMessagesAreMalformedAndTheSenderKicked) {
     EXPECT_GE(st.malformed, s.m.server->config().max_malformed);
     EXPECT_EQ(a.told(), cs::DisconnectCode::garbage);
     EXPECT_FALSE(s.m.server->seated(slot));
-    // A datagram above the MTU never reaches anyone: the link drops it (counted). Malformed datagrams below it
-    // reach the transport, which drops and counts them and disconnects the sender after max_malformed.
+    // A datagram above the MTU never reaches anyone: the link drops it (counted). Malformed datagrams below
+    // it reach the transport, which drops and counts them and disconnects the sender after max_malformed.
     Attacker& b = s.add_attacker();
     s.seat(b);
     const rwd::transport::Address b_addr{"attacker1", 601};
-    const auto mtu0 = s.m.net->link_counters(b_addr, s.m.server_addr).value_or(rwd::transport::LinkCounters{});
+    const auto mtu0 =
+        s.m.net->link_counters(b_addr, s.m.server_addr).value_or(rwd::transport::LinkCounters{});
     const std::uint64_t net_malformed0 = s.m.net->stats().malformed;
     int k = 0;
     s.run(Micros{1'000'000}, [&] {
         if (s.m.now.count % 20'000 != 0) return;
-        if (k++ % 2) b.inject(s.m.now, std::vector<std::uint8_t>(1500, 0x01));  // over the MTU
-        else b.inject(s.m.now, std::vector<std::uint8_t>(100, 0x7F));           // under it, no valid header
+        if (k++ % 2)
+            b.inject(s.m.now, std::vector<std::uint8_t>(1500, 0x01));  // over the MTU
+        else
+            b.inject(s.m.now, std::vector<std::uint8_t>(100, 0x7F));  // under it, no valid header
     });
-    const auto mtu1 = s.m.net->link_counters(b_addr, s.m.server_addr).value_or(rwd::transport::LinkCounters{});
-    std::printf("[ measured ] raw datagrams: %llu over the MTU dropped by the link, %llu malformed at the transport, "
-                "sender %s\n",
-                static_cast<unsigned long long>(mtu1.dropped_mtu - mtu0.dropped_mtu),
-                static_cast<unsigned long long>(s.m.net->stats().malformed - net_malformed0),
-                b.transport_closed() ? "disconnected" : "still connected");
+    const auto mtu1 =
+        s.m.net->link_counters(b_addr, s.m.server_addr).value_or(rwd::transport::LinkCounters{});
+    std::printf(
+        "[ measured ] raw datagrams: %llu over the MTU dropped by the link, %llu malformed at the transport, "
+        "sender %s\n",
+        static_cast<unsigned long long>(mtu1.dropped_mtu - mtu0.dropped_mtu),
+        static_cast<unsigned long long>(s.m.net->stats().malformed - net_malformed0),
+        b.transport_closed() ? "disconnected" : "still connected");
     EXPECT_GT(mtu1.dropped_mtu - mtu0.dropped_mtu, 0u);
     EXPECT_GE(s.m.net->stats().malformed - net_malformed0, s.m.net->config().max_malformed);
     EXPECT_TRUE(b.transport_closed());
@@ -322,8 +345,8 @@ TEST(Adversarial, MoreConnectionsThanSeatsAreRefused) {
     std::vector<Attacker*> hello;
     for (int i = 0; i < 6; ++i) hello.push_back(&s.add_attacker(true));
     s.run(Micros{1'000'000});
-    // And a crowd that opens connections and never says hello: the transport's peer cap (64 here) bounds them,
-    // and the server drops each after hello_timeout.
+    // And a crowd that opens connections and never says hello: the transport's peer cap (64 here) bounds
+    // them, and the server drops each after hello_timeout.
     std::vector<Attacker*> mute;
     for (int i = 0; i < 70; ++i) mute.push_back(&s.add_attacker(false));
     s.run(Micros{4'000'000});
@@ -333,10 +356,11 @@ TEST(Adversarial, MoreConnectionsThanSeatsAreRefused) {
         full += a->told() == cs::DisconnectCode::server_full ? 1 : 0;
     }
     for (Attacker* a : mute) dropped += a->transport_closed() ? 1 : 0;
-    std::printf("[ measured ] 6 hellos for 2 free seats: %d seated, %d told server_full, refused %llu; 70 mute "
-                "connections: %d closed, server timeouts %llu\n",
-                seated, full, static_cast<unsigned long long>(s.m.server->stats().refused - refused0), dropped,
-                static_cast<unsigned long long>(s.m.server->stats().timeouts));
+    std::printf(
+        "[ measured ] 6 hellos for 2 free seats: %d seated, %d told server_full, refused %llu; 70 mute "
+        "connections: %d closed, server timeouts %llu\n",
+        seated, full, static_cast<unsigned long long>(s.m.server->stats().refused - refused0), dropped,
+        static_cast<unsigned long long>(s.m.server->stats().timeouts));
     EXPECT_EQ(seated, 2);
     EXPECT_EQ(full, 4);
     EXPECT_EQ(s.m.server->stats().refused - refused0, 4u);
@@ -377,12 +401,17 @@ TEST(Adversarial, GarbageAfterConnectingIsKicked) {
         std::vector<std::uint8_t> junk(8 + rng.next_u32() % 52);
         for (auto& b : junk) b = static_cast<std::uint8_t>(rng.next_u32());
         junk.back() |= 1;
-        (void)a.send_bytes(sent++ % 2 ? rwd::transport::Delivery::reliable_ordered : rwd::transport::Delivery::unreliable, junk);
+        (void)a.send_bytes(
+            sent++ % 2 ? rwd::transport::Delivery::reliable_ordered : rwd::transport::Delivery::unreliable,
+            junk);
     });
     const auto& st = s.stats_of(a);
-    std::printf("[ measured ] garbage: %d sent before the kick, %llu malformed, %llu unexpected (server-wide), told %s\n",
-                sent, static_cast<unsigned long long>(st.malformed),
-                static_cast<unsigned long long>(s.m.server->stats().unexpected), cs::disconnect_code_name(a.told()).data());
+    std::printf(
+        "[ measured ] garbage: %d sent before the kick, %llu malformed, %llu unexpected (server-wide), told "
+        "%s\n",
+        sent, static_cast<unsigned long long>(st.malformed),
+        static_cast<unsigned long long>(s.m.server->stats().unexpected),
+        cs::disconnect_code_name(a.told()).data());
     EXPECT_EQ(a.told(), cs::DisconnectCode::garbage);
     EXPECT_EQ(s.m.server->stats().kicked_garbage, 1u);
     EXPECT_FALSE(s.m.server->seated(slot));

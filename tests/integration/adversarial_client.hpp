@@ -1,6 +1,6 @@
-/// A hostile client for the adversarial tests: a raw SimNetwork endpoint that speaks the client-server protocol
-/// through the real message encoders (and, where the encoders refuse, through its own Input codec), plus raw
-/// datagrams injected on its link. No hooks in the library: everything goes over the transport.
+/// A hostile client for the adversarial tests: a raw SimNetwork endpoint that speaks the client-server
+/// protocol through the real message encoders (and, where the encoders refuse, through its own Input codec),
+/// plus raw datagrams injected on its link. No hooks in the library: everything goes over the transport.
 #pragma once
 
 #include <arena/arena_game.hpp>
@@ -29,7 +29,8 @@ struct RawInput {
     std::uint32_t fraction = 0;       ///< 16 bits
 };
 
-/// Writes a RawInput exactly as the arena's Input codec lays it out (write only; a hostile client never reads).
+/// Writes a RawInput exactly as the arena's Input codec lays it out (write only; a hostile client never
+/// reads).
 template <class Stream>
 bool serialize(Stream& s, RawInput& in) {
     using rwd::wire::serialize_bits;
@@ -50,8 +51,8 @@ public:
     /// Opens the transport connection at `now`; with `hello` the ConnectRequest follows as soon as it is up.
     void connect(Micros now, bool hello = true) {
         // A new endpoint starts at the network's time, which only advance_to() moves; harnesses that update
-        // each endpoint themselves leave it behind, and a connect made before the endpoint's first update would
-        // time out at once. Bring this endpoint (only) to `now` first.
+        // each endpoint themselves leave it behind, and a connect made before the endpoint's first update
+        // would time out at once. Bring this endpoint (only) to `now` first.
         ep_->update(now);
         auto r = ep_->connect(server_);
         if (r.ok()) peer_ = r.value();
@@ -92,7 +93,9 @@ public:
         return peer_ != tp::kInvalidPeer && ep_->send(peer_, d, bytes).ok();
     }
     /// Puts a raw datagram on the link to the server, transport header and all (or none).
-    void inject(Micros now, std::vector<std::uint8_t> datagram) { net_.inject(now, self_, server_, std::move(datagram)); }
+    void inject(Micros now, std::vector<std::uint8_t> datagram) {
+        net_.inject(now, self_, server_, std::move(datagram));
+    }
     /// Input packet with `count` copies of `in` for ticks newest, newest-1, ...
     template <class In>
     bool send_inputs(Tick newest, const In& in, std::uint8_t count = 1) {

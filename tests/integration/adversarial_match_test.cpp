@@ -1,5 +1,5 @@
-/// Honest players are unaffected by an attacker in their match: the same seeded arena match is run without and
-/// with a hostile client going through every attack, and the honest clients' prediction error and hit
+/// Honest players are unaffected by an attacker in their match: the same seeded arena match is run without
+/// and with a hostile client going through every attack, and the honest clients' prediction error and hit
 /// registration are compared.
 #include "integration/adversarial_client.hpp"
 #include "unit/session/client_server/toy_harness.hpp"
@@ -21,9 +21,9 @@
 
 namespace {
 
-using arena::ArenaGame;
 using adversary::Attacker;
 using adversary::RawInput;
+using arena::ArenaGame;
 using rwd::Micros;
 using rwd::Tick;
 namespace cs = rwd::client_server;
@@ -33,10 +33,10 @@ struct HonestFigures {
     double max_error_m[2] = {0, 0};  ///< largest correction of client A, B
     double p95_error_m[2] = {0, 0};  ///< 95th percentile correction
     std::uint64_t corrections[2] = {0, 0};
-    std::uint64_t clamped = 0;       ///< A's shots whose view time the server clamped to the rewind cap
-    int rounds = 0;                  ///< rounds A's rifle fired (server)
-    int hits = 0;                    ///< of them, hits on B (server)
-    int attacks = 0;                 ///< attacker connections that were refused or disconnected
+    std::uint64_t clamped = 0;  ///< A's shots whose view time the server clamped to the rewind cap
+    int rounds = 0;             ///< rounds A's rifle fired (server)
+    int hits = 0;               ///< of them, hits on B (server)
+    int attacks = 0;            ///< attacker connections that were refused or disconnected
 };
 
 double p95(std::vector<double> v) {
@@ -55,19 +55,22 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
     const bool attack = third != Third::nobody;
     cs::ServerConfig sc;
     sc.max_clients = 4;
-    // On this link an honest client's view time is about 250 ms old (lead ~9 ticks + interpolation ~6): with the
-    // default 250 ms cap every one of A's shots is clamped and 2/3 miss a strafing target (see the report).
-    // A cap that covers honest clients makes hit registration a sensitive measure.
+    // On this link an honest client's view time is about 250 ms old (lead ~9 ticks + interpolation ~6): with
+    // the default 250 ms cap every one of A's shots is clamped and 2/3 miss a strafing target (see the
+    // report). A cap that covers honest clients makes hit registration a sensitive measure.
     sc.max_rewind_ms = 400;
-    toy::Match<ArenaGame> m(seed, rwd::transport::link_profile("checklist").value(), sc, arena::new_match(seed));
+    toy::Match<ArenaGame> m(seed, rwd::transport::link_profile("checklist").value(), sc,
+                            arena::new_match(seed));
     m.connect_client();
     EXPECT_TRUE(m.run_until_playing(Micros{10'000'000}));
     m.connect_client();
     EXPECT_TRUE(m.run_until_playing(Micros{10'000'000}));
     auto& world = m.server->state();
     auto place = [&](int slot, double x_m, double y_m) {
-        world.players[static_cast<std::size_t>(slot)].x = static_cast<std::int32_t>(x_m * arena::kUnitsPerMeter);
-        world.players[static_cast<std::size_t>(slot)].y = static_cast<std::int32_t>(y_m * arena::kUnitsPerMeter);
+        world.players[static_cast<std::size_t>(slot)].x =
+            static_cast<std::int32_t>(x_m * arena::kUnitsPerMeter);
+        world.players[static_cast<std::size_t>(slot)].y =
+            static_cast<std::int32_t>(y_m * arena::kUnitsPerMeter);
     };
     place(m.client(0).slot(), 38, 42);  // open ground, 8 m apart, nothing in between
     place(m.client(1).slot(), 46, 42);
@@ -76,9 +79,11 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
     std::vector<std::unique_ptr<Attacker>> attackers;
     int next_addr = 0;
     auto new_attacker = [&](bool hello = true) -> Attacker& {
-        attackers.push_back(std::make_unique<Attacker>(
-            *m.net, rwd::transport::Address{"evil" + std::to_string(next_addr), static_cast<std::uint16_t>(900 + next_addr)},
-            m.server_addr));
+        attackers.push_back(
+            std::make_unique<Attacker>(*m.net,
+                                       rwd::transport::Address{"evil" + std::to_string(next_addr),
+                                                               static_cast<std::uint16_t>(900 + next_addr)},
+                                       m.server_addr));
         ++next_addr;
         attackers.back()->connect(m.now, hello);
         return *attackers.back();
@@ -111,7 +116,9 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
             for (const auto& e : a.render_entities(m.now)) {
                 if (e.id != ArenaGame::player_entity(b_slot)) continue;
                 const double ang = std::atan2(double(e.snap.y - self.y), double(e.snap.x - self.x));
-                in.aim = static_cast<std::uint16_t>(std::lround((ang < 0 ? ang + 2 * std::numbers::pi : ang) * 65536.0 / (2 * std::numbers::pi)) & 0xFFFF);
+                in.aim = static_cast<std::uint16_t>(std::lround((ang < 0 ? ang + 2 * std::numbers::pi : ang) *
+                                                                65536.0 / (2 * std::numbers::pi)) &
+                                                    0xFFFF);
                 in.buttons = arena::kFire;
             }
             if (self.ammo == 0) in.buttons = arena::kReload;
@@ -121,7 +128,8 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
         if (b.tick() != last_b) {
             last_b = b.tick();
             arena::Input in;
-            in.move_y = (b.tick().value / 45) % 2 ? arena::kAxisMax : static_cast<std::int8_t>(-arena::kAxisMax);
+            in.move_y =
+                (b.tick().value / 45) % 2 ? arena::kAxisMax : static_cast<std::int8_t>(-arena::kAxisMax);
             b.set_input(in);
         }
         // The server's view of A's rounds and hits on B, once per tick.
@@ -130,11 +138,13 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
             const auto& pa = world.players[static_cast<std::size_t>(a_slot)];
             const auto& pb = world.players[static_cast<std::size_t>(b_slot)];
             if (pa.ammo < a_ammo) f.rounds += a_ammo - pa.ammo;
-            if (pb.hp < b_hp && b_hp > 0) f.hits += (b_hp - pb.hp + arena::kRifleDamage - 1) / arena::kRifleDamage;
+            if (pb.hp < b_hp && b_hp > 0)
+                f.hits += (b_hp - pb.hp + arena::kRifleDamage - 1) / arena::kRifleDamage;
             a_ammo = pa.ammo;
             // B never dies (a respawn would carry it out of range): topped up on the server, where the hits
             // are counted. Same in both runs.
-            if (pb.hp < 3 * arena::kRifleDamage && pb.hp > 0) world.players[static_cast<std::size_t>(b_slot)].hp = arena::kMaxHp;
+            if (pb.hp < 3 * arena::kRifleDamage && pb.hp > 0)
+                world.players[static_cast<std::size_t>(b_slot)].hp = arena::kMaxHp;
             b_hp = world.players[static_cast<std::size_t>(b_slot)].hp;
         }
         if (!attack) return;
@@ -178,7 +188,8 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
                 (void)cur->send_bytes(rwd::transport::Delivery::unreliable, junk);
             }
         } else if (t < Micros{17'000'000}) {
-            if (m.now.count % 20'000 == 0) cur->inject(m.now, std::vector<std::uint8_t>(100, 0x7F));  // transport kick
+            if (m.now.count % 20'000 == 0)
+                cur->inject(m.now, std::vector<std::uint8_t>(100, 0x7F));  // transport kick
         } else if (t < Micros{18'000'000}) {
             if (m.now.count % 100'000 == 0) new_attacker(true);  // more connections than seats
         }
@@ -200,11 +211,14 @@ HonestFigures run_match(std::uint64_t seed, Third third) {
     f.clamped = m.server->client_stats(a_slot).shots_rewind_clamped;
     if (third == Third::attacker) {
         const auto& s = m.server->stats();
-        std::printf("[ measured ] attacker connections %d ended; server: refused %llu, kicked garbage %llu, timeouts %llu, "
-                    "malformed %llu, unexpected %llu; transport malformed %llu\n",
-                    f.attacks, static_cast<unsigned long long>(s.refused), static_cast<unsigned long long>(s.kicked_garbage),
-                    static_cast<unsigned long long>(s.timeouts), static_cast<unsigned long long>(s.malformed),
-                    static_cast<unsigned long long>(s.unexpected), static_cast<unsigned long long>(m.net->stats().malformed));
+        std::printf(
+            "[ measured ] attacker connections %d ended; server: refused %llu, kicked garbage %llu, timeouts "
+            "%llu, "
+            "malformed %llu, unexpected %llu; transport malformed %llu\n",
+            f.attacks, static_cast<unsigned long long>(s.refused),
+            static_cast<unsigned long long>(s.kicked_garbage), static_cast<unsigned long long>(s.timeouts),
+            static_cast<unsigned long long>(s.malformed), static_cast<unsigned long long>(s.unexpected),
+            static_cast<unsigned long long>(m.net->stats().malformed));
     }
     return f;
 }
@@ -216,24 +230,31 @@ TEST(AdversarialMatch, HonestPlayersAreUnaffectedByTheAttacker) {
     const HonestFigures idle = run_match(seed, Third::idle);
     const HonestFigures war = run_match(seed, Third::attacker);
     for (const auto* f : {&calm, &idle, &war})
-        std::printf("[ measured ] %s: A hit B %d of %d rounds (%.1f %%); corrections A %llu B %llu; error max A %.4f B %.4f m, "
-                    "p95 A %.4f B %.4f m; A's shots rewind-clamped %llu\n",
-                    f == &calm ? "alone       " : f == &idle ? "idle third  " : "attacker    ", f->hits, f->rounds,
-                    f->rounds ? 100.0 * f->hits / f->rounds : 0.0, static_cast<unsigned long long>(f->corrections[0]),
-                    static_cast<unsigned long long>(f->corrections[1]), f->max_error_m[0], f->max_error_m[1],
-                    f->p95_error_m[0], f->p95_error_m[1], static_cast<unsigned long long>(f->clamped));
+        std::printf(
+            "[ measured ] %s: A hit B %d of %d rounds (%.1f %%); corrections A %llu B %llu; error max A %.4f "
+            "B %.4f m, "
+            "p95 A %.4f B %.4f m; A's shots rewind-clamped %llu\n",
+            f == &calm   ? "alone       "
+            : f == &idle ? "idle third  "
+                         : "attacker    ",
+            f->hits, f->rounds, f->rounds ? 100.0 * f->hits / f->rounds : 0.0,
+            static_cast<unsigned long long>(f->corrections[0]),
+            static_cast<unsigned long long>(f->corrections[1]), f->max_error_m[0], f->max_error_m[1],
+            f->p95_error_m[0], f->p95_error_m[1], static_cast<unsigned long long>(f->clamped));
     EXPECT_GE(war.attacks, 5) << "the attack schedule did not run";
     ASSERT_GT(calm.rounds, 100) << "the honest scene measures nothing";
-    ASSERT_GT(calm.hits, calm.rounds * 3 / 4) << "lag compensation misses a strafing target: the scene measures nothing";
-    // Tolerance. The honest links' randomness is per link (seed and addresses), the attacker's body is parked in
-    // a far corner and shoots into it, and the server applies exactly one input per seat per tick. What remains
-    // is timing: any third connection (the idle control too) shifts when packets are handled by a millisecond
-    // here and there, which moves single mispredictions by a tick and single hits by a round. So we allow what
-    // one tick of movement at top speed (0.1 m) and 5 % of the rounds can explain. An attack that reached the
-    // honest players (a stalled tick, their inputs dropped or late, rewinds on their behalf) costs several ticks
-    // of movement per correction and a visible share of hits, far outside this.
+    ASSERT_GT(calm.hits, calm.rounds * 3 / 4)
+        << "lag compensation misses a strafing target: the scene measures nothing";
+    // Tolerance. The honest links' randomness is per link (seed and addresses), the attacker's body is parked
+    // in a far corner and shoots into it, and the server applies exactly one input per seat per tick. What
+    // remains is timing: any third connection (the idle control too) shifts when packets are handled by a
+    // millisecond here and there, which moves single mispredictions by a tick and single hits by a round. So
+    // we allow what one tick of movement at top speed (0.1 m) and 5 % of the rounds can explain. An attack
+    // that reached the honest players (a stalled tick, their inputs dropped or late, rewinds on their behalf)
+    // costs several ticks of movement per correction and a visible share of hits, far outside this.
     const double top_speed_tick_m = double(arena::kTopSpeed) / arena::kUnitsPerMeter;
-    const double hit_calm = double(calm.hits) / calm.rounds, hit_war = war.rounds ? double(war.hits) / war.rounds : 0.0;
+    const double hit_calm = double(calm.hits) / calm.rounds,
+                 hit_war = war.rounds ? double(war.hits) / war.rounds : 0.0;
     EXPECT_NEAR(hit_war, hit_calm, 0.05) << "hit registration changed";
     EXPECT_NEAR(war.rounds, calm.rounds, calm.rounds / 20 + 1) << "A's rate of fire changed";
     for (int i = 0; i < 2; ++i) {

@@ -14,11 +14,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
-#include <string>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace soak {
@@ -29,8 +29,8 @@ using rwd::Micros;
 namespace cs = rwd::client_server;
 namespace tp = rwd::transport;
 
-constexpr Micros kFrame{4'000};        // every machine updates at 250 Hz
-constexpr Micros kDrain{20'000'000};   // after the match: reliable retransmissions finish, no new events
+constexpr Micros kFrame{4'000};       // every machine updates at 250 Hz
+constexpr Micros kDrain{20'000'000};  // after the match: reliable retransmissions finish, no new events
 
 struct BotClient {
     tp::Address addr;
@@ -39,7 +39,7 @@ struct BotClient {
     EventLedger received;
     rwd::Tick last_think{};
     bool thought = false;
-    std::uint32_t chats_sent = 0;                 // this bot's chat lines numbered from 0
+    std::uint32_t chats_sent = 0;  // this bot's chat lines numbered from 0
     Micros next_chat{};
     std::array<std::int64_t, arena::kMaxPlayers> last_chat{};  // per speaker slot: the last number heard
 };
@@ -59,7 +59,9 @@ arena::BotView view_of(cs::Client<ArenaGame>& c, Micros now) {
     v.self_slot = c.slot();
     v.self = c.predicted_state().players[static_cast<std::size_t>(c.slot())];
     for (const auto& e : c.render_entities(now)) {
-        if (e.snap.kind != arena::EntityKind::kPlayer || e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers)) continue;
+        if (e.snap.kind != arena::EntityKind::kPlayer ||
+            e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
+            continue;
         auto& o = v.others[e.id];
         o.visible = true;
         o.alive = (e.snap.flags & arena::kAlive) != 0;
@@ -80,7 +82,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     nc.default_link = soak_link();
     tp::SimNetwork net(nc);
     const tp::Address server_addr{"server", 1};
-    RecordingTransport server_ep(*net.listen(server_addr, static_cast<std::size_t>(o.cs_clients) + 4).value());
+    RecordingTransport server_ep(
+        *net.listen(server_addr, static_cast<std::size_t>(o.cs_clients) + 4).value());
     cs::ServerConfig sc;
     sc.max_clients = std::min(o.cs_clients, ArenaGame::kMaxPlayers);
     cs::Server<ArenaGame> server(server_ep, sc, arena::new_match(o.seed));
@@ -90,7 +93,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     for (int i = 0; i < o.cs_clients; ++i) {
         BotClient& b = bots[static_cast<std::size_t>(i)];
         b.addr = tp::Address{"bot" + std::to_string(i), static_cast<std::uint16_t>(1000 + i)};
-        b.client = std::make_unique<cs::Client<ArenaGame>>(*net.create_endpoint(b.addr).value(), cs::ClientConfig{});
+        b.client =
+            std::make_unique<cs::Client<ArenaGame>>(*net.create_endpoint(b.addr).value(), cs::ClientConfig{});
         b.bot = arena::Bot(o.seed * 1000 + static_cast<std::uint64_t>(i));
         b.last_chat.fill(-1);
         if (!b.client->connect(server_addr, now).ok()) return r;
@@ -100,7 +104,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
         while (b.client->poll_event(e)) {
             b.received.add(e);
             if (e.kind != cs::EventKind::chat || e.subject >= arena::kMaxPlayers) continue;
-            // A speaker's lines cross two reliable hops (client -> server -> every client): exactly once, in order.
+            // A speaker's lines cross two reliable hops (client -> server -> every client): exactly once, in
+            // order.
             std::int64_t& last = b.last_chat[e.subject];
             const std::int64_t n = chat_number(e.text);
             if (n != last + 1) ++r.chat_gaps;
@@ -122,7 +127,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
             if (b.client->phase() != cs::ClientPhase::playing) continue;
             if (chatting && now >= b.next_chat) {
                 b.next_chat = now + kChatEvery;
-                if (b.client->send_chat(b.addr.host + " #" + std::to_string(b.chats_sent)).ok()) ++b.chats_sent;
+                if (b.client->send_chat(b.addr.host + " #" + std::to_string(b.chats_sent)).ok())
+                    ++b.chats_sent;
             }
             if (!b.thought || b.client->tick() != b.last_think) {  // think once per client tick
                 b.thought = true;
@@ -135,7 +141,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     const Micros join_limit = now + Micros{120'000'000};
     while (now < join_limit) {
         frame(true);
-        if (std::all_of(bots.begin(), bots.end(), [](const BotClient& b) { return b.client->phase() == cs::ClientPhase::playing; }))
+        if (std::all_of(bots.begin(), bots.end(),
+                        [](const BotClient& b) { return b.client->phase() == cs::ClientPhase::playing; }))
             break;
     }
     const Micros start = now;
@@ -148,7 +155,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     while (now < end) {
         frame(true);
         for (int s = 0; s < server.max_clients(); ++s)
-            r.max_input_buffer_depth = std::max(r.max_input_buffer_depth, server.client_stats(s).input_buffer_depth);
+            r.max_input_buffer_depth =
+                std::max(r.max_input_buffer_depth, server.client_stats(s).input_buffer_depth);
         if (now >= next_sample) {
             r.heap.sample();
             next_sample += every;
@@ -178,20 +186,24 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     }
     r.real_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "cs soak seed=%llu: %d clients, %.0f s simulated in %.1f s real; %llu ticks, %llu shots; events "
-                  "checked %llu (chat lines %llu, gaps %llu), mismatched clients %llu, out of sequence %llu; disconnects client %llu server %llu; "
-                  "malformed server %llu client %llu; max input queue %.0f; max prediction error %.3f m; heap MiB "
-                  "early peak %.2f late peak %.2f",
-                  static_cast<unsigned long long>(o.seed), r.clients, r.simulated_seconds, r.real_seconds,
-                  static_cast<unsigned long long>(r.server_ticks), static_cast<unsigned long long>(r.shots),
-                  static_cast<unsigned long long>(r.events_checked), static_cast<unsigned long long>(r.chats_checked),
-                  static_cast<unsigned long long>(r.chat_gaps), static_cast<unsigned long long>(r.event_mismatches),
-                  static_cast<unsigned long long>(r.events_out_of_sequence),
-                  static_cast<unsigned long long>(r.client_disconnects), static_cast<unsigned long long>(r.server_disconnects),
-                  static_cast<unsigned long long>(r.server_malformed), static_cast<unsigned long long>(r.client_malformed),
-                  r.max_input_buffer_depth, r.max_prediction_error_m, static_cast<double>(r.heap.early_peak()) / 1048576.0,
-                  static_cast<double>(r.heap.late_peak()) / 1048576.0);
+    std::snprintf(
+        line, sizeof line,
+        "cs soak seed=%llu: %d clients, %.0f s simulated in %.1f s real; %llu ticks, %llu shots; events "
+        "checked %llu (chat lines %llu, gaps %llu), mismatched clients %llu, out of sequence %llu; "
+        "disconnects client %llu server %llu; "
+        "malformed server %llu client %llu; max input queue %.0f; max prediction error %.3f m; heap MiB "
+        "early peak %.2f late peak %.2f",
+        static_cast<unsigned long long>(o.seed), r.clients, r.simulated_seconds, r.real_seconds,
+        static_cast<unsigned long long>(r.server_ticks), static_cast<unsigned long long>(r.shots),
+        static_cast<unsigned long long>(r.events_checked), static_cast<unsigned long long>(r.chats_checked),
+        static_cast<unsigned long long>(r.chat_gaps), static_cast<unsigned long long>(r.event_mismatches),
+        static_cast<unsigned long long>(r.events_out_of_sequence),
+        static_cast<unsigned long long>(r.client_disconnects),
+        static_cast<unsigned long long>(r.server_disconnects),
+        static_cast<unsigned long long>(r.server_malformed),
+        static_cast<unsigned long long>(r.client_malformed), r.max_input_buffer_depth,
+        r.max_prediction_error_m, static_cast<double>(r.heap.early_peak()) / 1048576.0,
+        static_cast<double>(r.heap.late_peak()) / 1048576.0);
     r.summary = std::string(line) + " [" + r.heap.describe() + "]";
     return r;
 }

@@ -1,5 +1,6 @@
 /// EventLedger: a running count and hash of reliable events per peer, kept on the server's send side and on
-/// each client's receive side, so exactly-once in-order delivery is checked without storing an hour of events.
+/// each client's receive side, so exactly-once in-order delivery is checked without storing an hour of
+/// events.
 #pragma once
 
 #include <rewind/session/client_server/messages.hpp>
@@ -10,9 +11,9 @@ namespace soak {
 
 /// Count and order-sensitive hash of a stream of events.
 struct EventLedger {
-    std::uint64_t count = 0;                    ///< events taken in
-    std::uint64_t hash = 0xcbf29ce484222325u;   ///< FNV-1a over every field, in order
-    std::uint64_t out_of_sequence = 0;          ///< events whose sequence was not `count` (must stay 0)
+    std::uint64_t count = 0;                   ///< events taken in
+    std::uint64_t hash = 0xcbf29ce484222325u;  ///< FNV-1a over every field, in order
+    std::uint64_t out_of_sequence = 0;         ///< events whose sequence was not `count` (must stay 0)
 
     /// Takes in the next event of the stream.
     void add(const rwd::client_server::Event& e) {
@@ -28,7 +29,9 @@ struct EventLedger {
     }
 
     /// Same count and hash.
-    friend bool operator==(const EventLedger& a, const EventLedger& b) { return a.count == b.count && a.hash == b.hash; }
+    friend bool operator==(const EventLedger& a, const EventLedger& b) {
+        return a.count == b.count && a.hash == b.hash;
+    }
 
 private:
     void mix(std::uint64_t v) {

@@ -55,7 +55,8 @@ std::string HeapMeter::describe() const {
     std::string out;
     char buf[32];
     for (std::size_t i = 0; i < samples_.size(); ++i) {
-        std::snprintf(buf, sizeof buf, "%s%.2f", i ? "," : "", static_cast<double>(samples_[i]) / (1024.0 * 1024.0));
+        std::snprintf(buf, sizeof buf, "%s%.2f", i ? "," : "",
+                      static_cast<double>(samples_[i]) / (1024.0 * 1024.0));
         out += buf;
     }
     return out;

@@ -1,4 +1,5 @@
-/// HeapMeter: the process's live heap bytes sampled over a soak, and the plateau rule that says it is bounded.
+/// HeapMeter: the process's live heap bytes sampled over a soak, and the plateau rule that says it is
+/// bounded.
 #pragma once
 
 #include <cstdint>

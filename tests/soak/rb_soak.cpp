@@ -25,7 +25,7 @@ namespace rb = rwd::rollback;
 namespace tp = rwd::transport;
 using Session = rb::P2PSession<ArenaGame>;
 
-constexpr Micros kStep{2'000};      // the loop's resolution; frames are due every 16 667 us of scaled time
+constexpr Micros kStep{2'000};  // the loop's resolution; frames are due every 16 667 us of scaled time
 constexpr double kFrameUs = 16'667.0;
 
 struct RbPeer {
@@ -66,7 +66,8 @@ RbSoakReport run_rb_soak(const SoakOptions& o) {
     }
     // Full mesh, one pair at a time (a connected event does not say who connected, so pairs go one by one);
     // the transports' own retries carry each handshake through the loss.
-    std::vector<std::vector<tp::PeerId>> ids(static_cast<std::size_t>(n), std::vector<tp::PeerId>(static_cast<std::size_t>(n)));
+    std::vector<std::vector<tp::PeerId>> ids(static_cast<std::size_t>(n),
+                                             std::vector<tp::PeerId>(static_cast<std::size_t>(n)));
     for (int i = 0; i < n; ++i) {
         for (int j = i + 1; j < n; ++j) {
             RbPeer& a = peers[static_cast<std::size_t>(i)];
@@ -78,7 +79,8 @@ RbSoakReport run_rb_soak(const SoakOptions& o) {
                 now += Micros{1'000};
                 net.advance_to(now);
                 tp::TransportEvent ev;
-                while (a.ep->poll(ev)) a_ok = a_ok || (ev.type == tp::TransportEvent::Type::connected && ev.peer == ab);
+                while (a.ep->poll(ev))
+                    a_ok = a_ok || (ev.type == tp::TransportEvent::Type::connected && ev.peer == ab);
                 while (b.ep->poll(ev))
                     if (ev.type == tp::TransportEvent::Type::connected) ba = ev.peer;
             }
@@ -93,14 +95,18 @@ RbSoakReport run_rb_soak(const SoakOptions& o) {
         rb::P2PConfig c;
         c.num_players = n;
         c.input_delay = 4;
-        c.max_prediction = 16;   // 300 ms one way is 18 frames: a deep window keeps the match moving
-        c.max_spectators = 0;    // no spectators: no spectator input history
+        c.max_prediction = 16;  // 300 ms one way is 18 frames: a deep window keeps the match moving
+        c.max_spectators = 0;   // no spectators: no spectator input history
         c.seed = o.seed * 31 + static_cast<std::uint64_t>(i);
         RbPeer& p = peers[static_cast<std::size_t>(i)];
         p.session = Session::create(*p.ep, c, initial).value();
         if (!p.session->add_local_player(i).ok()) return r;
         for (int j = 0; j < n; ++j)
-            if (j != i && !p.session->add_remote_player(j, ids[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]).ok()) return r;
+            if (j != i &&
+                !p.session
+                     ->add_remote_player(j, ids[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)])
+                     .ok())
+                return r;
     }
 
     std::map<Frame, FrameCheck> checks;
@@ -172,16 +178,18 @@ RbSoakReport run_rb_soak(const SoakOptions& o) {
     }
     r.real_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "rollback soak seed=%llu: %d peers, %.0f s simulated in %.1f s real; %lld frames confirmed by all; "
-                  "%llu frames compared, %llu mismatched, %llu missed; desync events %llu, disconnects %llu; "
-                  "rollbacks %llu; malformed %llu; heap MiB early peak %.2f late peak %.2f",
-                  static_cast<unsigned long long>(o.seed), n, r.simulated_seconds, r.real_seconds,
-                  static_cast<long long>(r.frames), static_cast<unsigned long long>(r.frames_compared),
-                  static_cast<unsigned long long>(r.checksum_mismatches), static_cast<unsigned long long>(r.frames_missed),
-                  static_cast<unsigned long long>(r.desync_events), static_cast<unsigned long long>(r.disconnect_events),
-                  static_cast<unsigned long long>(r.rollbacks), static_cast<unsigned long long>(r.malformed),
-                  static_cast<double>(r.heap.early_peak()) / 1048576.0, static_cast<double>(r.heap.late_peak()) / 1048576.0);
+    std::snprintf(
+        line, sizeof line,
+        "rollback soak seed=%llu: %d peers, %.0f s simulated in %.1f s real; %lld frames confirmed by all; "
+        "%llu frames compared, %llu mismatched, %llu missed; desync events %llu, disconnects %llu; "
+        "rollbacks %llu; malformed %llu; heap MiB early peak %.2f late peak %.2f",
+        static_cast<unsigned long long>(o.seed), n, r.simulated_seconds, r.real_seconds,
+        static_cast<long long>(r.frames), static_cast<unsigned long long>(r.frames_compared),
+        static_cast<unsigned long long>(r.checksum_mismatches),
+        static_cast<unsigned long long>(r.frames_missed), static_cast<unsigned long long>(r.desync_events),
+        static_cast<unsigned long long>(r.disconnect_events), static_cast<unsigned long long>(r.rollbacks),
+        static_cast<unsigned long long>(r.malformed), static_cast<double>(r.heap.early_peak()) / 1048576.0,
+        static_cast<double>(r.heap.late_peak()) / 1048576.0);
     r.summary = std::string(line) + " [" + r.heap.describe() + "]";
     return r;
 }

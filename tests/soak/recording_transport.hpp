@@ -18,7 +18,9 @@ public:
     explicit RecordingTransport(rwd::transport::Transport& inner) : inner_(inner) {}
 
     /// Forwarded.
-    rwd::Result<rwd::transport::PeerId> connect(const rwd::transport::Address& to) override { return inner_.connect(to); }
+    rwd::Result<rwd::transport::PeerId> connect(const rwd::transport::Address& to) override {
+        return inner_.connect(to);
+    }
     /// Forwarded.
     void disconnect(rwd::transport::PeerId peer, rwd::transport::DisconnectReason reason) override {
         inner_.disconnect(peer, reason);

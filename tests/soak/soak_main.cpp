@@ -1,6 +1,6 @@
-// test_soak: the soak runs as GoogleTest tests. Without options it runs the short version (CTest, `make test`);
-// `make soak` passes --clients 64 --minutes 60 for the hour. Options: --seed N --clients N --minutes M
-// (both soaks) or --cs-minutes M / --rb-minutes M, --peers N, --sample-seconds S.
+// test_soak: the soak runs as GoogleTest tests. Without options it runs the short version (CTest, `make
+// test`); `make soak` passes --clients 64 --minutes 60 for the hour. Options: --seed N --clients N --minutes
+// M (both soaks) or --cs-minutes M / --rb-minutes M, --peers N, --sample-seconds S.
 #include "soak/cs_soak.hpp"
 #include "soak/rb_soak.hpp"
 
@@ -34,7 +34,8 @@ public:
         EXPECT_EQ(r.client_malformed, 0u);
         EXPECT_GT(r.shots, 0u) << "the bots fought";
         EXPECT_TRUE(r.heap.plateaus(o_.heap_slack, o_.heap_slack_bytes))
-            << "heap keeps growing: early peak " << r.heap.early_peak() << " late peak " << r.heap.late_peak();
+            << "heap keeps growing: early peak " << r.heap.early_peak() << " late peak "
+            << r.heap.late_peak();
     }
 
 private:
@@ -57,7 +58,8 @@ public:
         EXPECT_EQ(r.disconnect_events, 0u);
         EXPECT_EQ(r.malformed, 0u);
         EXPECT_TRUE(r.heap.plateaus(o_.heap_slack, o_.heap_slack_bytes))
-            << "heap keeps growing: early peak " << r.heap.early_peak() << " late peak " << r.heap.late_peak();
+            << "heap keeps growing: early peak " << r.heap.early_peak() << " late peak "
+            << r.heap.late_peak();
     }
 
 private:
@@ -69,16 +71,25 @@ bool parse(int argc, char** argv, SoakOptions& o) {
         const std::string a = argv[i];
         if (i + 1 >= argc) return false;
         const char* v = argv[++i];
-        if (a == "--seed") o.seed = std::strtoull(v, nullptr, 10);
-        else if (a == "--clients") o.cs_clients = std::atoi(v);
-        else if (a == "--peers") o.rb_peers = std::atoi(v);
-        else if (a == "--minutes") o.cs_minutes = o.rb_minutes = std::atof(v);
-        else if (a == "--cs-minutes") o.cs_minutes = std::atof(v);
-        else if (a == "--rb-minutes") o.rb_minutes = std::atof(v);
-        else if (a == "--sample-seconds") o.sample_seconds = std::atof(v);
-        else return false;
+        if (a == "--seed")
+            o.seed = std::strtoull(v, nullptr, 10);
+        else if (a == "--clients")
+            o.cs_clients = std::atoi(v);
+        else if (a == "--peers")
+            o.rb_peers = std::atoi(v);
+        else if (a == "--minutes")
+            o.cs_minutes = o.rb_minutes = std::atof(v);
+        else if (a == "--cs-minutes")
+            o.cs_minutes = std::atof(v);
+        else if (a == "--rb-minutes")
+            o.rb_minutes = std::atof(v);
+        else if (a == "--sample-seconds")
+            o.sample_seconds = std::atof(v);
+        else
+            return false;
     }
-    return o.cs_clients >= 1 && o.cs_clients <= 64 && o.rb_peers >= 2 && o.rb_peers <= 8 && o.sample_seconds > 0;
+    return o.cs_clients >= 1 && o.cs_clients <= 64 && o.rb_peers >= 2 && o.rb_peers <= 8 &&
+           o.sample_seconds > 0;
 }
 
 }  // namespace
@@ -87,8 +98,9 @@ int main(int argc, char** argv) {
     testing::InitGoogleTest(&argc, argv);  // takes the --gtest_ flags out
     SoakOptions o;
     if (!parse(argc, argv, o)) {
-        std::fprintf(stderr, "usage: test_soak [--seed N] [--clients 1..64] [--peers 2..8] [--minutes M] "
-                             "[--cs-minutes M] [--rb-minutes M] [--sample-seconds S]\n");
+        std::fprintf(stderr,
+                     "usage: test_soak [--seed N] [--clients 1..64] [--peers 2..8] [--minutes M] "
+                     "[--cs-minutes M] [--rb-minutes M] [--sample-seconds S]\n");
         return 2;
     }
     if (o.cs_minutes > 0)
