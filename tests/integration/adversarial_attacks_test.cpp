@@ -116,7 +116,8 @@ TEST(Adversarial, InputFloodSpeedHackIsRateLimitedAndMovesNoFaster) {
 // BUG (server): a client that floods input packets without end is only counted and flagged
 // (inputs_rate_limited, flagged); nothing ever disconnects it, unlike garbage (max_malformed) or violations
 // (max_violations). Issue 8 asks for a disconnect with a reason when an attack keeps on. Enable once the
-// server kicks sustained floods (e.g. a max_rate_limited knob, DisconnectCode::cheating).
+// server kicks sustained floods (e.g. a max_rate_limited knob, DisconnectCode::cheating). The same holds for
+// input packets stamped far in the future (inputs_future): counted and dropped forever, never disconnected.
 TEST(Adversarial, DISABLED_SustainedInputFloodIsDisconnected) {
     const std::uint64_t seed = 802;
     SCOPED_TRACE("seed=" + std::to_string(seed));
