@@ -116,12 +116,13 @@ struct AuthorityFigures {
     std::uint64_t inputs_rate_limited = 0;    ///< packets the server rate-limited
     bool flagged = false;                     ///< the server flagged the probe
     double probe_max_speed = 0;               ///< fastest the probe moved on the server, units/tick
+    bool probe_kicked_cheating = false;       ///< the server kicked the probe for a sustained flood
     double top_speed = 0;                     ///< the game's walking top speed, units/tick
     std::uint64_t probe_ticks_observed = 0;   ///< server ticks with the probe alive
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AuthorityFigures, probe_seated, bad_packets_sent, malformed_counted, violations,
                                    flood_packets_sent, inputs_overflow, inputs_rate_limited, flagged,
-                                   probe_max_speed, top_speed, probe_ticks_observed)
+                                   probe_max_speed, top_speed, probe_ticks_observed, probe_kicked_cheating)
 
 /// Item 7: state keeps flowing while reliable events arrive complete and in order.
 struct ChannelFigures {

@@ -84,11 +84,11 @@ void grade_authority(const PassFigures& m, Verdict& v) {
     const auto& a = m.authority;
     v.add("6 Server authority",
           fmt("probe: %llu/%llu out-of-range packets rejected (%llu sanitize violations); flood of %llu packets: "
-              "%llu inputs dropped, %llu packets limited; max speed %.1f u/tick (top %.0f)",
+              "%llu inputs dropped, %llu packets limited%s; max speed %.1f u/tick (top %.0f)",
               static_cast<unsigned long long>(a.malformed_counted), static_cast<unsigned long long>(a.bad_packets_sent),
               static_cast<unsigned long long>(a.violations), static_cast<unsigned long long>(a.flood_packets_sent),
               static_cast<unsigned long long>(a.inputs_overflow), static_cast<unsigned long long>(a.inputs_rate_limited),
-              a.probe_max_speed, a.top_speed),
+              a.probe_kicked_cheating ? ", kicked as cheating" : "", a.probe_max_speed, a.top_speed),
           "every bad packet rejected and counted, flood dropped and flagged, speed <= top",
           a.probe_seated && a.bad_packets_sent > 0 && a.malformed_counted >= a.bad_packets_sent && a.flagged &&
               a.inputs_overflow + a.inputs_rate_limited > 0 && a.probe_ticks_observed > 0 &&

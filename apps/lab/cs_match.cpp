@@ -68,10 +68,11 @@ Match::Match(const PassConfig& config) : cfg_(config), tick_us_(1e6 / config.tic
         ProbeSchedule ps;
         ps.run_from = seconds(0.2 * d);
         ps.bad_from = seconds(0.3 * d);
-        ps.flood_from = seconds(0.4 * d);
-        ps.flood_until = seconds(0.5 * d);
-        ps.stale_from = seconds(0.6 * d);
-        ps.stale_until = seconds(0.65 * d);
+        // Stale shots before the flood: a long enough flood gets the probe kicked as cheating.
+        ps.stale_from = seconds(0.4 * d);
+        ps.stale_until = seconds(0.45 * d);
+        ps.flood_from = seconds(0.6 * d);
+        ps.flood_until = seconds(0.7 * d);
         probe_ = std::make_unique<Probe>(*ep, server_addr_, cfg_.tick_rate, lead, ps);
     }
 }
@@ -140,7 +141,8 @@ void Match::on_server_tick(rwd::Tick tick) {
     body_tick_[tick.value % kBodyTicks] = tick.value;
     for (std::size_t i = 0; i < ring.size(); ++i)
         ring[i] = Body{after.players[i].x, after.players[i].y, after.players[i].alive()};
-    if (probe_ && probe_->slot() >= 0) {
+    if (probe_ && probe_->slot() >= 0 && server_->seated(probe_->slot())) {
+        probe_stats_ = server_->client_stats(probe_->slot());  // kept: a kick clears the seat
         const arena::Player& p = after.players[static_cast<std::size_t>(probe_->slot())];
         if (p.alive()) {
             ++fig_.authority.probe_ticks_observed;
@@ -304,8 +306,9 @@ void Match::finish() {
         a.bad_packets_sent = probe_->bad_packets_sent();
         a.flood_packets_sent = probe_->flood_packets_sent();
         a.top_speed = arena::kTopSpeed;
+        a.probe_kicked_cheating = server_->stats().kicked_cheating > 0;
         if (a.probe_seated) {
-            const cs::ServerClientStats& sv = server_->client_stats(probe_->slot());
+            const cs::ServerClientStats& sv = probe_stats_;
             a.malformed_counted = sv.malformed;
             a.violations = sv.violations;
             a.inputs_overflow = sv.inputs_overflow;

@@ -81,6 +81,7 @@ private:
     std::size_t header_bytes_ = 0;     ///< the transport's header per datagram
     std::vector<Seat> seats_;
     std::unique_ptr<Probe> probe_;
+    rwd::client_server::ServerClientStats probe_stats_{};  // the probe's seat stats, last seen while seated
     ShotTracker shots_;
     arena::State server_prev_{};
     rwd::Micros next_sample_{};

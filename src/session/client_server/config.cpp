@@ -26,6 +26,10 @@ Status ServerConfig::validate() const {
     const sync::HitboxHistoryConfig history{tick_rate_hz, Micros{std::int64_t{max_rewind_ms} * 1000}};
     if (!history.validate(kHitboxHistoryTicks).ok())
         return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history (kHitboxHistoryTicks - 2 ticks)"};
+    if (abusive_packets_per_window < 1 || abusive_packets_per_window > 100000)
+        return Error{Errc::invalid_config, "abusive_packets_per_window must be 1..100000"};
+    if (abuse_window < Micros{100'000} || abuse_window > Micros{60'000'000})
+        return Error{Errc::invalid_config, "abuse_window must be 0.1..60 s"};
     if (require_token)
         if (Status s = require_token->validate(); !s.ok()) return s;
     return snapshots.validate();

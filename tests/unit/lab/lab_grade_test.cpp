@@ -23,7 +23,7 @@ CsFigures passing() {
     m.prediction.smoothed = 50;
     m.prediction.max_drawn_step_m = 0.05;
     m.interp = {8, 60000, 10, 0, 30, 3.75, 0.0002, 0.0, 2.0, 2.0, {}, {}};
-    m.authority = {true, 10, 10, 0, 400, 300, 100, true, 102, 102, 2000};
+    m.authority = {true, 10, 10, 0, 400, 300, 100, true, 102, false, 102, 2000};
     m.shots.probe_stale_shots = 50;
     m.shots.probe_clamped = 50;
     m.shots.registered = 100;

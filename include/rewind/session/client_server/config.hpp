@@ -38,6 +38,11 @@ struct ServerConfig {
     int input_buffer_cap = 8;              ///< inputs queued per client beyond which the excess is dropped, 1..32
     std::uint32_t max_malformed = 20;      ///< malformed messages from one client before it is kicked (0: never)
     std::uint32_t max_violations = 0;      ///< sanitize violations before a kick (0: count and flag only)
+    /// Input packets one client may have refused in one abuse window (over the rate limit or stamped too far in
+    /// the future) before that window counts as abusive; an honest client stays far below it, 1..100000.
+    std::uint32_t abusive_packets_per_window = 60;
+    Micros abuse_window{1'000'000};        ///< the length of one abuse window, 0.1..60 s
+    std::uint32_t max_abusive_windows = 5; ///< consecutive abusive windows before a kick as cheating (0: never)
     int max_tick_catchup = 8;              ///< most ticks one update() runs after a stall, 1..1000
     SnapshotConfig snapshots{};            ///< delta baselines, area of interest, priorities, byte budget
     std::optional<auth::TokenRequirement> require_token;  ///< set: only clients with a valid connect token get in

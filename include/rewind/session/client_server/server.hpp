@@ -93,6 +93,10 @@ private:
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;
         ServerClientStats stats{};
+        Micros abuse_window_start{};       // when the current abuse window began
+        std::uint32_t abusive_in_window = 0;  // refused input packets in the current window
+        std::uint32_t abusive_windows = 0;    // consecutive abusive windows so far
+        Micros last_abusive_window{-(1LL << 60)};  // when the last abusive window was reached (long ago)
     };
     struct Pending {
         transport::PeerId peer = transport::kInvalidPeer;
@@ -115,6 +119,8 @@ private:
     void on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now);
     void on_input(int slot, const Packet& pkt, Micros now);
     void count_malformed(int slot, Micros now);
+    void count_unexpected(int slot, Micros now);
+    void count_abusive_packet(int slot, Micros now);
     void seat_client(transport::PeerId peer, int slot, Micros now);
     void unseat(int slot);
     void check_timeouts(Micros now);

@@ -29,6 +29,8 @@ struct ServerClientStats {
     std::uint64_t shots = 0;                 ///< ticks it fired
     std::uint64_t shots_rewind_clamped = 0;  ///< shots whose view time was older than the rewind cap
     std::uint64_t malformed = 0;             ///< messages from it that failed to decode
+    std::uint64_t unexpected = 0;            ///< well-formed messages of a type a server never takes (count toward max_malformed)
+    std::uint64_t abusive_windows = 0;       ///< abuse windows in which it passed abusive_packets_per_window
     std::uint64_t bytes_sent = 0;            ///< payload bytes sent to it
     std::uint64_t bytes_received = 0;        ///< payload bytes received from it
     double kbps_sent = 0.0;                  ///< transport's measured rate to it, headers included
@@ -57,7 +59,7 @@ struct ServerStats {
     std::uint64_t refused = 0;                ///< hellos refused (full, bad protocol, unauthorized)
     std::array<std::uint64_t, auth::kTokenErrorCount> token_refusals{};  ///< refused tokens, indexed by auth::TokenError
     std::uint64_t kicked_garbage = 0;         ///< clients kicked for malformed messages
-    std::uint64_t kicked_cheating = 0;        ///< clients kicked for violations
+    std::uint64_t kicked_cheating = 0;        ///< clients kicked for violations or sustained input floods
     std::uint64_t timeouts = 0;               ///< clients dropped for silence
     std::uint64_t malformed = 0;              ///< malformed messages from anyone
     std::uint64_t unexpected = 0;             ///< well-formed messages of a type the server does not take

@@ -132,7 +132,39 @@ void Server<G>::count_malformed(int slot, Micros now) {
     Seat& s = seat(slot);
     ++s.stats.malformed;
     s.stats.flagged = true;
-    if (config_.max_malformed && s.stats.malformed >= config_.max_malformed) kick(slot, DisconnectCode::garbage, now);
+    if (config_.max_malformed && s.stats.malformed + s.stats.unexpected >= config_.max_malformed)
+        kick(slot, DisconnectCode::garbage, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::count_unexpected(int slot, Micros now) {
+    // A server-to-client message sent to the server is well formed but never legitimate: it counts toward the
+    // same kick as garbage, or a client could send it forever.
+    ++stats_.unexpected;
+    Seat& s = seat(slot);
+    ++s.stats.unexpected;
+    s.stats.flagged = true;
+    if (config_.max_malformed && s.stats.malformed + s.stats.unexpected >= config_.max_malformed)
+        kick(slot, DisconnectCode::garbage, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::count_abusive_packet(int slot, Micros now) {
+    // Refused input packets (over the rate limit, or stamped too far ahead) are cheap to drop, but a client that
+    // keeps sending them window after window is attacking, not lagging: it is kicked as cheating.
+    Seat& s = seat(slot);
+    s.stats.flagged = true;
+    if (now - s.abuse_window_start >= config_.abuse_window) {
+        s.abuse_window_start = now;
+        s.abusive_in_window = 0;
+    }
+    if (++s.abusive_in_window != config_.abusive_packets_per_window) return;
+    ++s.stats.abusive_windows;
+    // Consecutive: the previous abusive window must have ended no more than one window before this one began.
+    s.abusive_windows = (now - s.last_abusive_window < config_.abuse_window * 2) ? s.abusive_windows + 1 : 1;
+    s.last_abusive_window = now;
+    if (config_.max_abusive_windows && s.abusive_windows >= config_.max_abusive_windows)
+        kick(slot, DisconnectCode::cheating, now);
 }
 
 template <ReplicatedGame G>
@@ -165,8 +197,7 @@ void Server<G>::on_seat_message(int slot, std::span<const std::uint8_t> data, Mi
             return;
         }
         default:
-            ++stats_.unexpected;
-            return;
+            return count_unexpected(slot, now);
     }
 }
 
@@ -186,7 +217,7 @@ void Server<G>::on_input(int slot, const Packet& pkt, Micros now) {
     if (pkt.has_ack) sender_.ack(slot, pkt.ack_snapshot_tick);  // the delta baseline
     const auto verdict = s.inputs.push(pkt.newest_tick, std::span<const Input>(pkt.inputs.data(), pkt.count), now);
     if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
-        s.stats.flagged = true;
+        count_abusive_packet(slot, now);
     const auto& b = s.inputs.stats();
     s.stats.inputs_duplicate = b.redundant_inputs;
     s.stats.inputs_late = b.late_inputs;
