@@ -120,6 +120,7 @@ private:
     void on_input(int slot, const Packet& pkt, Micros now);
     void count_malformed(int slot, Micros now);
     void count_unexpected(int slot, Micros now);
+    void count_toward_garbage_kick(int slot, Micros now);
     void count_abusive_packet(int slot, Micros now);
     void seat_client(transport::PeerId peer, int slot, Micros now);
     void unseat(int slot);

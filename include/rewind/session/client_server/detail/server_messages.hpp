@@ -129,11 +129,8 @@ void Server<G>::seat_client(transport::PeerId peer, int slot, Micros now) {
 template <ReplicatedGame G>
 void Server<G>::count_malformed(int slot, Micros now) {
     ++stats_.malformed;
-    Seat& s = seat(slot);
-    ++s.stats.malformed;
-    s.stats.flagged = true;
-    if (config_.max_malformed && s.stats.malformed + s.stats.unexpected >= config_.max_malformed)
-        kick(slot, DisconnectCode::garbage, now);
+    ++seat(slot).stats.malformed;
+    count_toward_garbage_kick(slot, now);
 }
 
 template <ReplicatedGame G>
@@ -141,8 +138,13 @@ void Server<G>::count_unexpected(int slot, Micros now) {
     // A server-to-client message sent to the server is well formed but never legitimate: it counts toward the
     // same kick as garbage, or a client could send it forever.
     ++stats_.unexpected;
+    ++seat(slot).stats.unexpected;
+    count_toward_garbage_kick(slot, now);
+}
+
+template <ReplicatedGame G>
+void Server<G>::count_toward_garbage_kick(int slot, Micros now) {
     Seat& s = seat(slot);
-    ++s.stats.unexpected;
     s.stats.flagged = true;
     if (config_.max_malformed && s.stats.malformed + s.stats.unexpected >= config_.max_malformed)
         kick(slot, DisconnectCode::garbage, now);
