@@ -4,6 +4,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 
 #if defined(__has_feature)
@@ -15,7 +16,12 @@
 #define SOAK_ASAN 1
 #endif
 #ifdef SOAK_ASAN
+#if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
+#else
+// GCC's runtime has the function but ships no header for it.
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
+#endif
 #endif
 
 namespace soak {
