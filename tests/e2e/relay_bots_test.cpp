@@ -67,10 +67,12 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
         EXPECT_GE(static_cast<double>(snapshots), 0.75 * kSnapshotRate * played);
         EXPECT_GE(static_cast<double>(reconciliations), 0.70 * kSnapshotRate * played);
         // Correction bounds of the client-server checklist: mispredictions are rare (other players' pushes, hits),
-        // the typical one is sub-pixel at 32 px/m, none is large enough to snap.
+        // the typical one is sub-pixel at 32 px/m, and no misprediction at an acknowledged tick is large enough
+        // to snap (max_error_m). A snap is decided on the view offset, so a respawn the client had predicted
+        // elsewhere snaps the drawn player too; bots die every few seconds, so a few such snaps are allowed.
         EXPECT_LE(static_cast<double>(corrections), 0.15 * static_cast<double>(reconciliations));
         EXPECT_LT(r["median_error_m"].get<double>(), 1.0 / 32.0);
-        EXPECT_LE(snaps, 1u);
+        EXPECT_LE(snaps, 3u);
         EXPECT_LT(r["max_error_m"].get<double>(), 2.0);
         EXPECT_EQ(r["events_out_of_order"].get<std::uint64_t>(), 0u);
         EXPECT_EQ(r["malformed"].get<std::uint64_t>(), 0u);
