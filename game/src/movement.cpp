@@ -62,8 +62,9 @@ void resolve_box(const Box& b, std::int32_t& x, std::int32_t& y, std::int32_t& v
     y = static_cast<std::int32_t>(cy + scale_away(dy, r, len));
     const std::int64_t dot = std::int64_t{vx} * dx + std::int64_t{vy} * dy;
     if (dot < 0) {
-        vx = static_cast<std::int32_t>(vx - dx * dot / d2);
-        vy = static_cast<std::int32_t>(vy - dy * dot / d2);
+        // Sliding keeps the speed but can move it from one axis to the other: clamp per axis as everywhere.
+        vx = clamp32(vx - dx * dot / d2, -kMaxSpeed, kMaxSpeed);
+        vy = clamp32(vy - dy * dot / d2, -kMaxSpeed, kMaxSpeed);
     }
 }
 
