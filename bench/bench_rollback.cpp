@@ -22,8 +22,9 @@ using namespace rwd;
 using namespace rwd::rollback;
 
 std::uint64_t steady_ns(void*) {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
 }
 
 constexpr double kFrameNs = 16'666'667.0;
@@ -98,7 +99,8 @@ void session(benchmark::State& st, MakeInput make_input, Initial initial) {
         now += Micros{1000};
         net.advance_to(now);
         transport::TransportEvent e;
-        while (a->poll(e)) {}
+        while (a->poll(e)) {
+        }
         while (b->poll(e)) {
             if (e.type == transport::TransportEvent::Type::connected) ba = e.peer;
         }
@@ -111,8 +113,10 @@ void session(benchmark::State& st, MakeInput make_input, Initial initial) {
     auto sa = P2PSession<G>::create(*a, c, initial(4)).value();
     c.seed = 2;
     auto sb = P2PSession<G>::create(*b, c, initial(4)).value();
-    (void)sa->add_local_player(0), (void)sa->add_local_player(1), (void)sa->add_remote_player(2, ab), (void)sa->add_remote_player(3, ab);
-    (void)sb->add_remote_player(0, ba), (void)sb->add_remote_player(1, ba), (void)sb->add_local_player(2), (void)sb->add_local_player(3);
+    (void)sa->add_local_player(0), (void)sa->add_local_player(1), (void)sa->add_remote_player(2, ab),
+        (void)sa->add_remote_player(3, ab);
+    (void)sb->add_remote_player(0, ba), (void)sb->add_remote_player(1, ba), (void)sb->add_local_player(2),
+        (void)sb->add_local_player(3);
     Rng r(11);
     std::vector<typename G::Input> held(4);
     for (auto _ : st) {
@@ -133,15 +137,20 @@ void session(benchmark::State& st, MakeInput make_input, Initial initial) {
     const double depth8 = static_cast<double>(s.rollback_depth[8]);
     st.counters["rollbacks"] = static_cast<double>(s.rollbacks);
     st.counters["depth8_rollbacks"] = depth8;
-    st.counters["depth8_mean_us"] = depth8 > 0 ? static_cast<double>(s.timing.rollback_ns[8]) / depth8 / 1000.0 : 0.0;
-    st.counters["depth8_frame_%"] = depth8 > 0 ? 100.0 * static_cast<double>(s.timing.rollback_ns[8]) / depth8 / kFrameNs : 0.0;
+    st.counters["depth8_mean_us"] =
+        depth8 > 0 ? static_cast<double>(s.timing.rollback_ns[8]) / depth8 / 1000.0 : 0.0;
+    st.counters["depth8_frame_%"] =
+        depth8 > 0 ? 100.0 * static_cast<double>(s.timing.rollback_ns[8]) / depth8 / kFrameNs : 0.0;
     st.counters["max_rollback_us"] = static_cast<double>(s.timing.max_rollback_ns) / 1000.0;
-    st.counters["step_mean_us"] =
-        s.timing.steps > 0 ? static_cast<double>(s.timing.step_ns) / static_cast<double>(s.timing.steps) / 1000.0 : 0.0;
+    st.counters["step_mean_us"] = s.timing.steps > 0 ? static_cast<double>(s.timing.step_ns) /
+                                                           static_cast<double>(s.timing.steps) / 1000.0
+                                                     : 0.0;
     st.counters["save_mean_ns"] =
-        s.timing.saves > 0 ? static_cast<double>(s.timing.save_ns) / static_cast<double>(s.timing.saves) : 0.0;
+        s.timing.saves > 0 ? static_cast<double>(s.timing.save_ns) / static_cast<double>(s.timing.saves)
+                           : 0.0;
     st.counters["load_mean_ns"] =
-        s.timing.loads > 0 ? static_cast<double>(s.timing.load_ns) / static_cast<double>(s.timing.loads) : 0.0;
+        s.timing.loads > 0 ? static_cast<double>(s.timing.load_ns) / static_cast<double>(s.timing.loads)
+                           : 0.0;
 }
 
 void BM_RollbackKernel_Toy(benchmark::State& st) { kernel<toy::Game>(st, toy_input, toy_initial); }
@@ -150,8 +159,12 @@ BENCHMARK(BM_RollbackKernel_Toy);
 BENCHMARK(BM_RollbackSession_Toy)->Iterations(1200)->Unit(benchmark::kMicrosecond);
 
 #ifdef REWIND_BENCH_ARENA
-void BM_RollbackKernel_Arena4(benchmark::State& st) { kernel<arena::ArenaGame>(st, arena_input, arena_initial); }
-void BM_RollbackSession_Arena4(benchmark::State& st) { session<arena::ArenaGame>(st, arena_input, arena_initial); }
+void BM_RollbackKernel_Arena4(benchmark::State& st) {
+    kernel<arena::ArenaGame>(st, arena_input, arena_initial);
+}
+void BM_RollbackSession_Arena4(benchmark::State& st) {
+    session<arena::ArenaGame>(st, arena_input, arena_initial);
+}
 BENCHMARK(BM_RollbackKernel_Arena4)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_RollbackSession_Arena4)->Iterations(1200)->Unit(benchmark::kMicrosecond);
 #endif

@@ -1,5 +1,5 @@
-/// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's snapshot,
-/// and a client tick whose reconciliation replays 30 ticks.
+/// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's
+/// snapshot, and a client tick whose reconciliation replays 30 ticks.
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/client.hpp>
@@ -87,14 +87,16 @@ void BM_ServerTick64Clients(benchmark::State& st) {
     }
     for (int s = 0; s < 64; ++s) snapshot_bytes += server.client_stats(s).snapshot_bytes_total;
     st.counters["seated"] = server.seated_count();
-    st.counters["snapshots/tick"] = benchmark::Counter(static_cast<double>(snapshots) / static_cast<double>(st.iterations()));
-    st.counters["snapshot_B"] = static_cast<double>(snapshot_bytes) /
-                                static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
+    st.counters["snapshots/tick"] =
+        benchmark::Counter(static_cast<double>(snapshots) / static_cast<double>(st.iterations()));
+    st.counters["snapshot_B"] =
+        static_cast<double>(snapshot_bytes) /
+        static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
 }
 BENCHMARK(BM_ServerTick64Clients)->Arg(30)->Arg(60)->Unit(benchmark::kMicrosecond);
 
-/// A client at 60 Hz whose every snapshot acknowledges the tick 30 ticks back: one client tick (predict + send)
-/// plus one snapshot decode and a reconciliation replaying 30 ticks of a 64-player arena.
+/// A client at 60 Hz whose every snapshot acknowledges the tick 30 ticks back: one client tick (predict +
+/// send) plus one snapshot decode and a reconciliation replaying 30 ticks of a 64-player arena.
 void BM_ClientReconcile30Ticks(benchmark::State& st) {
     FakeTransport t;
     t.keep = true;
@@ -143,8 +145,8 @@ void BM_ClientReconcile30Ticks(benchmark::State& st) {
         client.update(now);
     }
     const auto recs = client.stats().reconciliations - rec_before;
-    st.counters["replayed/snapshot"] =
-        static_cast<double>(client.stats().replayed_ticks - replayed_before) / static_cast<double>(std::max<std::uint64_t>(1, recs));
+    st.counters["replayed/snapshot"] = static_cast<double>(client.stats().replayed_ticks - replayed_before) /
+                                       static_cast<double>(std::max<std::uint64_t>(1, recs));
     st.counters["playing"] = client.phase() == cs::ClientPhase::playing ? 1 : 0;
 }
 BENCHMARK(BM_ClientReconcile30Ticks)->Unit(benchmark::kMicrosecond);

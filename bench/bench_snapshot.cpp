@@ -1,5 +1,5 @@
-// Snapshot encoding benchmarks: every client's delta snapshot for 64 arena players (interest, priorities, budget),
-// with bytes per client per snapshot against full quantized snapshots.
+// Snapshot encoding benchmarks: every client's delta snapshot for 64 arena players (interest, priorities,
+// budget), with bytes per client per snapshot against full quantized snapshots.
 #include <benchmark/benchmark.h>
 
 #include <rewind/session/client_server/messages.hpp>
@@ -32,7 +32,9 @@ const std::vector<std::vector<Rec>>& recorded_world() {
         std::vector<std::vector<Rec>> out;
         std::array<arena::Input, arena::kMaxPlayers> in{};
         for (int t = 0; t < 600 + 240 * kTicksPerSnapshot; ++t) {
-            for (int i = 0; i < kPlayers; ++i) in[static_cast<std::size_t>(i)] = bots[static_cast<std::size_t>(i)].think(arena::view_of(s, i));
+            for (int i = 0; i < kPlayers; ++i)
+                in[static_cast<std::size_t>(i)] =
+                    bots[static_cast<std::size_t>(i)].think(arena::view_of(s, i));
             ArenaGame::step(s, in, nullptr);
             if (t >= 600 && (t - 600) % kTicksPerSnapshot == 0) {
                 out.emplace_back();
@@ -44,7 +46,8 @@ const std::vector<std::vector<Rec>>& recorded_world() {
     return worlds;
 }
 
-/// Bits of the full quantized entity list (what the sessions sent before delta coding), the same for everyone.
+/// Bits of the full quantized entity list (what the sessions sent before delta coding), the same for
+/// everyone.
 std::size_t full_bits(const std::vector<Rec>& world) {
     auto copy = world;
     rwd::wire::MeasureStream m;
@@ -53,13 +56,14 @@ std::size_t full_bits(const std::vector<Rec>& world) {
 }
 
 /// Every client's snapshot per iteration: set_world, then plan + encode + commit for 64 clients; each client
-/// acknowledges the snapshot sent `ack_lag` snapshots earlier. Args: AoI radius (m, 0 = none), budget (bytes of
-/// entity section, 0 = none), ack lag (snapshots).
+/// acknowledges the snapshot sent `ack_lag` snapshots earlier. Args: AoI radius (m, 0 = none), budget (bytes
+/// of entity section, 0 = none), ack lag (snapshots).
 void BM_EncodeAllClients64(benchmark::State& bs) {
     const auto& worlds = recorded_world();
     rwd::sync::SnapshotPlannerConfig c;
     c.aoi_radius = bs.range(0) * arena::kUnitsPerMeter;
-    c.grid.cell_size = static_cast<std::int32_t>(c.aoi_radius > 0 ? c.aoi_radius / 2 : 8 * arena::kUnitsPerMeter);
+    c.grid.cell_size =
+        static_cast<std::int32_t>(c.aoi_radius > 0 ? c.aoi_radius / 2 : 8 * arena::kUnitsPerMeter);
     c.budget_bits = bs.range(1) > 0 ? bs.range(1) * 8 : -1;
     const auto lag = static_cast<std::size_t>(bs.range(2));
     rwd::sync::SnapshotPlanner<Rec> planner(c);
@@ -81,10 +85,12 @@ void BM_EncodeAllClients64(benchmark::State& bs) {
         for (int i = 0; i < kPlayers; ++i) {
             auto& cl = clients[static_cast<std::size_t>(i)];
             const auto viewer = std::lower_bound(world.begin(), world.end(), ArenaGame::player_entity(i),
-                                                 [](const Rec& r, std::uint32_t id) { return r.id < id; }) - world.begin();
+                                                 [](const Rec& r, std::uint32_t id) { return r.id < id; }) -
+                                world.begin();
             planner.plan(cl, seq, static_cast<int>(viewer), plan);
             rwd::wire::WriteStream w{std::span<std::uint8_t>(buffer)};
-            if (!rwd::sync::serialize_entity_delta(w, plan.baseline, plan.view, plan.stale)) bs.SkipWithError("encode failed");
+            if (!rwd::sync::serialize_entity_delta(w, plan.baseline, plan.view, plan.stale))
+                bs.SkipWithError("encode failed");
             planner.commit(cl, seq, tick, plan);
             if (frame >= 30) {  // after warm-up: steady state
                 delta_bits += static_cast<double>(w.bits_used());
@@ -101,8 +107,9 @@ void BM_EncodeAllClients64(benchmark::State& bs) {
         ++seq;
         ++frame;
     }
-    bs.counters["us_per_client"] = benchmark::Counter(static_cast<double>(bs.iterations()) * kPlayers,
-                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    bs.counters["us_per_client"] =
+        benchmark::Counter(static_cast<double>(bs.iterations()) * kPlayers,
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
     if (snapshots > 0) {
         bs.counters["delta_bytes"] = delta_bits / 8 / snapshots;
         bs.counters["full_bytes"] = full / 8 / snapshots;

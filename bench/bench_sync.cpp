@@ -1,5 +1,5 @@
-// Benchmarks of the sync building blocks: input jitter buffer, interpolation sampling (the client's reconciliation
-// replay is measured on the real Client in bench_server.cpp).
+// Benchmarks of the sync building blocks: input jitter buffer, interpolation sampling (the client's
+// reconciliation replay is measured on the real Client in bench_server.cpp).
 #include <rewind/sync/input_jitter_buffer.hpp>
 #include <rewind/sync/interpolation_buffer.hpp>
 

@@ -1,4 +1,5 @@
-// What every rewind program needs around the library: the real clock, signal-aware sleeping, key=value logging.
+// What every rewind program needs around the library: the real clock, signal-aware sleeping, key=value
+// logging.
 #pragma once
 
 #include <rewind/core/log.hpp>
@@ -18,8 +19,9 @@ public:
     RealClock() : start_(std::chrono::steady_clock::now()) {}
     /// Microseconds since the clock was made.
     [[nodiscard]] rwd::Micros now() const {
-        return rwd::Micros{std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_)
-                               .count()};
+        return rwd::Micros{
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_)
+                .count()};
     }
     /// The same, in the shape ServerConfig::clock wants (user = a RealClock).
     static rwd::Micros read(void* user) { return static_cast<const RealClock*>(user)->now(); }
@@ -28,8 +30,8 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-/// Blocks SIGINT and SIGTERM for the process and lets the main loop sleep until a deadline or one of them arrives
-/// (sigtimedwait), so a signal never interrupts library code and no handler or global flag is needed.
+/// Blocks SIGINT and SIGTERM for the process and lets the main loop sleep until a deadline or one of them
+/// arrives (sigtimedwait), so a signal never interrupts library code and no handler or global flag is needed.
 class SignalWaiter {
 public:
     /// Blocks the two signals (call before starting threads; the programs have none).
@@ -45,12 +47,13 @@ private:
     int signal_ = 0;
 };
 
-/// Writes structured log lines to a FILE: `t=<seconds> level=<level> src=<source> <message>`, where messages the
-/// programs write themselves are key=value pairs and library messages go in msg="...".
+/// Writes structured log lines to a FILE: `t=<seconds> level=<level> src=<source> <message>`, where messages
+/// the programs write themselves are key=value pairs and library messages go in msg="...".
 class KvLog {
 public:
     /// A log writing to `out` (stdout or stderr) with `source` (e.g. "server") and times from `clock`.
-    KvLog(std::FILE* out, std::string source, const RealClock& clock) : out_(out), source_(std::move(source)), clock_(clock) {}
+    KvLog(std::FILE* out, std::string source, const RealClock& clock)
+        : out_(out), source_(std::move(source)), clock_(clock) {}
     /// One line of key=value pairs (the caller formats them).
     void kv(rwd::LogLevel level, std::string_view pairs) const;
     /// printf-style key=value line.

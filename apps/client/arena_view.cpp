@@ -1,4 +1,5 @@
-// ArenaView drawing: everything in grid units converted to pixels; tracers from ammo drops, faded over 150 ms.
+// ArenaView drawing: everything in grid units converted to pixels; tracers from ammo drops, faded over 150
+// ms.
 #include "client/arena_view.hpp"
 
 #include "client/palette.hpp"
@@ -38,7 +39,8 @@ ImVec2 ArenaView::to_screen(double x, double y) const {
 }
 
 void ArenaView::note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd::Micros now) {
-    // The snapshot carries no shot events: a magazine that lost a round means the rifle fired since last frame.
+    // The snapshot carries no shot events: a magazine that lost a round means the rifle fired since last
+    // frame.
     auto [it, fresh] = last_ammo_.try_emplace(id, e.ammo);
     const bool fired = !fresh && e.ammo < it->second && (e.flags & arena::kAlive) != 0;
     it->second = e.ammo;
@@ -51,7 +53,8 @@ void ArenaView::note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd:
     ray.uy = static_cast<std::int32_t>(std::lround(std::sin(a) * 16384.0));
     ray.length = arena::kRifleRange;
     const double reach = arena::ray_walls(ray);  // the tracer stops at the first wall
-    tracers_.push_back(Tracer{to_screen(e.x, e.y), to_screen(e.x + std::cos(a) * reach, e.y + std::sin(a) * reach), now});
+    tracers_.push_back(
+        Tracer{to_screen(e.x, e.y), to_screen(e.x + std::cos(a) * reach, e.y + std::sin(a) * reach), now});
 }
 
 void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::EntitySnapshot& e, bool own) {
@@ -65,8 +68,9 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
     dl->AddCircleFilled(c, r, col(colour), 24);
     const double a = aim_radians(e.aim);
     const float len = r * 2.2f;
-    dl->AddLine(c, ImVec2(c.x + static_cast<float>(std::cos(a)) * len, c.y - static_cast<float>(std::sin(a)) * len),
-                col(colour), 2.0f);
+    dl->AddLine(
+        c, ImVec2(c.x + static_cast<float>(std::cos(a)) * len, c.y - static_cast<float>(std::sin(a)) * len),
+        col(colour), 2.0f);
     const float w = r * 2.4f;
     const float h = std::max(3.0f, r * 0.35f);
     const ImVec2 bar(c.x - w * 0.5f, c.y - r - h - 4.0f);
@@ -88,15 +92,17 @@ void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<D
     for (const auto& re : client.render_entities(now)) {
         DrawnEntity d{re.id, re.snap, re.id == own_id};
         if (d.own)
-            if (auto s = client.smoothed_own_entity()) d.snap = *s;  // prediction plus the decaying correction offset
+            if (auto s = client.smoothed_own_entity())
+                d.snap = *s;  // prediction plus the decaying correction offset
         entities.push_back(d);
     }
     if (ghosts && player.tap().has_snapshot())
-        for (const auto& rec : player.tap().newest().entities) ghost_entities.push_back(DrawnEntity{rec.id, rec.snap, false});
+        for (const auto& rec : player.tap().newest().entities)
+            ghost_entities.push_back(DrawnEntity{rec.id, rec.snap, false});
 }
 
-void ArenaView::draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std::span<const DrawnEntity> ghosts,
-                     rwd::Micros now) {
+void ArenaView::draw(ImDrawList* dl, std::span<const DrawnEntity> entities,
+                     std::span<const DrawnEntity> ghosts, rwd::Micros now) {
     const ImVec2 a0 = to_screen(0, arena::kArenaSize);
     const ImVec2 a1 = to_screen(arena::kArenaSize, 0);
     dl->AddRectFilled(a0, a1, col(palette::kBackground));
@@ -112,9 +118,11 @@ void ArenaView::draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std:
     for (const auto& g : ghosts) {
         const ImVec2 c = to_screen(g.snap.x, g.snap.y);
         if (g.snap.kind == arena::EntityKind::kProjectile) {
-            dl->AddCircle(c, static_cast<float>(arena::kRocketRadius) * scale_ + 1.0f, col(palette::kGhost, 160), 10);
+            dl->AddCircle(c, static_cast<float>(arena::kRocketRadius) * scale_ + 1.0f,
+                          col(palette::kGhost, 160), 10);
         } else if ((g.snap.flags & arena::kAlive) != 0) {
-            dl->AddCircle(c, static_cast<float>(arena::kPlayerRadius) * scale_, col(palette::kGhost, 200), 24, 1.5f);
+            dl->AddCircle(c, static_cast<float>(arena::kPlayerRadius) * scale_, col(palette::kGhost, 200), 24,
+                          1.5f);
         }
     }
 
@@ -122,7 +130,8 @@ void ArenaView::draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std:
     for (const auto& d : entities) {
         if (d.snap.kind == arena::EntityKind::kProjectile) {
             dl->AddCircleFilled(to_screen(d.snap.x, d.snap.y),
-                                std::max(2.0f, static_cast<float>(arena::kRocketRadius) * scale_), col(palette::kProjectile), 12);
+                                std::max(2.0f, static_cast<float>(arena::kRocketRadius) * scale_),
+                                col(palette::kProjectile), 12);
             continue;
         }
         if (d.own) {

@@ -19,19 +19,21 @@ struct DrawnEntity {
     bool own = false;            ///< the local player (drawn in its own colour; aim follows the mouse)
 };
 
-/// The client-server scene of `player` at `now`: entities as the session renders them (the own player smoothed),
-/// and with `ghosts` the newest snapshot's entities; both empty unless playing.
+/// The client-server scene of `player` at `now`: entities as the session renders them (the own player
+/// smoothed), and with `ghosts` the newest snapshot's entities; both empty unless playing.
 void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<DrawnEntity>& entities,
                   std::vector<DrawnEntity>& ghost_entities);
 
-/// Draws one client's view of the arena into an ImDrawList, fitted into a screen rectangle. y grows upwards in
-/// the arena and downwards on screen.
+/// Draws one client's view of the arena into an ImDrawList, fitted into a screen rectangle. y grows upwards
+/// in the arena and downwards on screen.
 class ArenaView {
 public:
     /// Fits the 64 m arena into the rectangle (top-left, size) of the screen.
     void layout(ImVec2 top_left, ImVec2 size);
-    /// Draws the floor and walls, then `ghosts` as outlines, then `entities`, then shot tracers (from ammo drops).
-    void draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std::span<const DrawnEntity> ghosts, rwd::Micros now);
+    /// Draws the floor and walls, then `ghosts` as outlines, then `entities`, then shot tracers (from ammo
+    /// drops).
+    void draw(ImDrawList* dl, std::span<const DrawnEntity> entities, std::span<const DrawnEntity> ghosts,
+              rwd::Micros now);
     /// A world position (grid units) on screen.
     [[nodiscard]] ImVec2 to_screen(double x, double y) const;
     /// Where the local player was drawn last frame (for aiming with the mouse), if it was.
@@ -51,7 +53,7 @@ private:
     void draw_player(ImDrawList* dl, std::uint32_t id, const arena::EntitySnapshot& e, bool own);
     void note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd::Micros now);
 
-    ImVec2 origin_{};   // screen position of arena (0, kArenaSize)
+    ImVec2 origin_{};      // screen position of arena (0, kArenaSize)
     float scale_ = 0.01f;  // pixels per grid unit
     std::map<std::uint32_t, std::uint8_t> last_ammo_;
     std::vector<Tracer> tracers_;

@@ -13,11 +13,16 @@ namespace cs = rwd::client_server;
 
 const char* phase_name(cs::ClientPhase p) {
     switch (p) {
-        case cs::ClientPhase::idle: return "idle";
-        case cs::ClientPhase::connecting: return "connecting";
-        case cs::ClientPhase::syncing: return "syncing";
-        case cs::ClientPhase::playing: return "playing";
-        case cs::ClientPhase::disconnected: return "disconnected";
+        case cs::ClientPhase::idle:
+            return "idle";
+        case cs::ClientPhase::connecting:
+            return "connecting";
+        case cs::ClientPhase::syncing:
+            return "syncing";
+        case cs::ClientPhase::playing:
+            return "playing";
+        case cs::ClientPhase::disconnected:
+            return "disconnected";
     }
     return "unknown";
 }
@@ -28,7 +33,9 @@ std::string client_report_json(const NetPlayer& player, double played_s) {
     std::vector<double> errors;
     for (const auto& r : c.corrections()) errors.push_back(r.error_m);
     std::sort(errors.begin(), errors.end());
-    auto pct = [&](std::size_t p) { return errors.empty() ? 0.0 : errors[std::min(errors.size() - 1, errors.size() * p / 100)]; };
+    auto pct = [&](std::size_t p) {
+        return errors.empty() ? 0.0 : errors[std::min(errors.size() - 1, errors.size() * p / 100)];
+    };
     nlohmann::json j;
     j["slot"] = c.slot();
     j["phase"] = phase_name(c.phase());
@@ -61,12 +68,13 @@ std::string client_status_kv(const NetPlayer& player) {
     const auto& c = player.client();
     const auto& s = c.stats();
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "event=status phase=%s slot=%d tick=%u rtt_ms=%.1f loss=%.3f snapshots=%llu corrections=%llu "
-                  "snaps=%llu max_error_m=%.4f kbps_up=%.1f kbps_down=%.1f",
-                  phase_name(c.phase()), c.slot(), c.tick().value, s.rtt.millis(), s.loss,
-                  static_cast<unsigned long long>(s.snapshots_received), static_cast<unsigned long long>(s.corrections),
-                  static_cast<unsigned long long>(s.snaps), s.max_error_m, s.kbps_sent, s.kbps_received);
+    std::snprintf(
+        buf, sizeof buf,
+        "event=status phase=%s slot=%d tick=%u rtt_ms=%.1f loss=%.3f snapshots=%llu corrections=%llu "
+        "snaps=%llu max_error_m=%.4f kbps_up=%.1f kbps_down=%.1f",
+        phase_name(c.phase()), c.slot(), c.tick().value, s.rtt.millis(), s.loss,
+        static_cast<unsigned long long>(s.snapshots_received), static_cast<unsigned long long>(s.corrections),
+        static_cast<unsigned long long>(s.snaps), s.max_error_m, s.kbps_sent, s.kbps_received);
     return buf;
 }
 

@@ -1,8 +1,8 @@
 // The windowed client-server client: frame loop, overlay, ghosts, conditioner, screenshots.
+#include "client/gui.hpp"
 #include "client/app_support.hpp"
 #include "client/arena_view.hpp"
 #include "client/client_report.hpp"
-#include "client/gui.hpp"
 #include "client/headless.hpp"
 #include "client/net_player.hpp"
 #include "client/options.hpp"
@@ -23,13 +23,15 @@ using rwd::Micros;
 void draw_banner(const NetPlayer& player, const ClientOptions& o) {
     if (player.playing()) return;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+        ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::Begin("status", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize);
     const auto& c = player.client();
     ImGui::Text("%s %s:%u", phase_name(c.phase()), o.server.host.c_str(), o.server.port);
     if (player.ended())
-        ImGui::Text("disconnected: %s", rwd::client_server::disconnect_code_name(c.stats().disconnect_code).data());
+        ImGui::Text("disconnected: %s",
+                    rwd::client_server::disconnect_code_name(c.stats().disconnect_code).data());
     ImGui::End();
 }
 
@@ -42,7 +44,8 @@ int run_gui(const ClientOptions& o) {
     std::string renderer;
     auto opened = Window::open(o.width, o.height, renderer);
     if (!opened.ok()) {
-        std::fprintf(stderr, "rewind-client: cannot open a window: %.*s (try --headless --bot, or xvfb-run)\n",
+        std::fprintf(stderr,
+                     "rewind-client: cannot open a window: %.*s (try --headless --bot, or xvfb-run)\n",
                      static_cast<int>(opened.error().detail.size()), opened.error().detail.data());
         return 1;
     }
@@ -77,7 +80,7 @@ int run_gui(const ClientOptions& o) {
     }
     const Micros end = Micros::from_seconds(o.duration_s);
     const Micros screenshot_deadline{20'000'000};  // save whatever shows if play never starts
-    const Micros frame_time{8'000};                 // at most ~120 frames per second
+    const Micros frame_time{8'000};                // at most ~120 frames per second
     std::vector<DrawnEntity> entities, ghosts;
     arena::Input human_input{};
     int frames_playing = 0;
@@ -136,7 +139,8 @@ int run_gui(const ClientOptions& o) {
         player.udp().update(clock.now());
         signals.sleep(Micros{5000});
     }
-    std::printf("final %s\n", client_report_json(player, played ? (now - play_start).seconds() : 0.0).c_str());
+    std::printf("final %s\n",
+                client_report_json(player, played ? (now - play_start).seconds() : 0.0).c_str());
     std::fflush(stdout);
     return code;
 }

@@ -35,8 +35,9 @@ int run_headless(const ClientOptions& o) {
     pc.logger = log.logger();
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {
-        std::fprintf(stderr, "rewind-client: cannot start: %s (%.*s)\n", rwd::error_name(started.code()).data(),
-                     static_cast<int>(started.error().detail.size()), started.error().detail.data());
+        std::fprintf(stderr, "rewind-client: cannot start: %s (%.*s)\n",
+                     rwd::error_name(started.code()).data(), static_cast<int>(started.error().detail.size()),
+                     started.error().detail.data());
         return 1;
     }
     NetPlayer& player = *started.value();
@@ -45,8 +46,8 @@ int run_headless(const ClientOptions& o) {
                      static_cast<int>(s.error().detail.size()), s.error().detail.data());
         return 2;
     }
-    log.kvf(rwd::LogLevel::info, "event=connecting server=%s:%u seed=%llu", o.server.host.c_str(), o.server.port,
-            static_cast<unsigned long long>(o.seed));
+    log.kvf(rwd::LogLevel::info, "event=connecting server=%s:%u seed=%llu", o.server.host.c_str(),
+            o.server.port, static_cast<unsigned long long>(o.seed));
 
     const Micros end = Micros::from_seconds(o.duration_s);
     const Micros stats_every = Micros::from_seconds(o.stats_interval_s);

@@ -29,7 +29,8 @@ arena::BotView bot_view_of(ArenaClient& client, Micros now) {
     v.self_slot = slot;
     v.self = client.predicted_state().players[static_cast<std::size_t>(slot)];
     for (const auto& e : client.render_entities(now)) {
-        if (e.snap.kind != arena::EntityKind::kPlayer || e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
+        if (e.snap.kind != arena::EntityKind::kPlayer ||
+            e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
             continue;
         auto& o = v.others[e.id];
         o.visible = true;
@@ -50,7 +51,8 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
     auto udp = tr::EnetTransport::create(ec);
     if (!udp.ok()) return udp.error();
     p->udp_ = std::move(udp.value());
-    p->conditioned_ = std::make_unique<tr::ConditionedTransport>(*p->udp_, tr::ConditionedLinks{}, config.link_seed);
+    p->conditioned_ =
+        std::make_unique<tr::ConditionedTransport>(*p->udp_, tr::ConditionedLinks{}, config.link_seed);
     p->tap_ = std::make_unique<SnapshotTap>(*p->conditioned_);
     cs::ClientConfig cc;
     cc.tick_rate_hz = config.tick_rate_hz;

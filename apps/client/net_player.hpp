@@ -1,4 +1,5 @@
-// NetPlayer: one arena client over real UDP (EnetTransport, optionally conditioned), optionally driven by a bot.
+// NetPlayer: one arena client over real UDP (EnetTransport, optionally conditioned), optionally driven by a
+// bot.
 #pragma once
 
 #include "client/snapshot_tap.hpp"
@@ -15,9 +16,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace apps {
 
@@ -34,8 +35,8 @@ struct NetPlayerConfig {
     bool bot = false;                                   ///< a bot chooses the inputs
     std::uint64_t bot_seed = 1;                         ///< the bot's seed
     std::uint64_t link_seed = 1;                        ///< seed of the client-side link conditioner
-    std::vector<std::uint8_t> connect_token;            ///< sent in the hello (servers started with --public-key)
-    rwd::Logger logger{};                               ///< the session's log hook
+    std::vector<std::uint8_t> connect_token;  ///< sent in the hello (servers started with --public-key)
+    rwd::Logger logger{};                     ///< the session's log hook
 };
 
 /// Parses "HOST:PORT" (port 1..65535); invalid_argument otherwise.
@@ -44,12 +45,15 @@ struct NetPlayerConfig {
 /// What a bot on a client sees: its predicted self and every other player as the client renders them.
 [[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
 
-/// One arena client: a client-only EnetTransport, wrapped in a ConditionedTransport (perfect until the links are
-/// changed) and a SnapshotTap, a Client<ArenaGame>, and, for bots, an arena::Bot that picks the input each tick from bot_view_of().
+/// One arena client: a client-only EnetTransport, wrapped in a ConditionedTransport (perfect until the links
+/// are changed) and a SnapshotTap, a Client<ArenaGame>, and, for bots, an arena::Bot that picks the input
+/// each tick from bot_view_of().
 class NetPlayer {
 public:
-    /// A bound client endpoint (ephemeral port) and a connect attempt to config.server; io_error etc. on failure.
-    [[nodiscard]] static rwd::Result<std::unique_ptr<NetPlayer>> start(const NetPlayerConfig& config, rwd::Micros now);
+    /// A bound client endpoint (ephemeral port) and a connect attempt to config.server; io_error etc. on
+    /// failure.
+    [[nodiscard]] static rwd::Result<std::unique_ptr<NetPlayer>> start(const NetPlayerConfig& config,
+                                                                       rwd::Micros now);
 
     /// Moves the session to `now`; a bot picks its input whenever the client's tick moved.
     void update(rwd::Micros now);
@@ -69,9 +73,13 @@ public:
     /// The input a bot chose last (neutral for a human-driven player).
     [[nodiscard]] const arena::Input& last_bot_input() const { return bot_input_; }
     /// Whether the session is playing.
-    [[nodiscard]] bool playing() const { return client_->phase() == rwd::client_server::ClientPhase::playing; }
+    [[nodiscard]] bool playing() const {
+        return client_->phase() == rwd::client_server::ClientPhase::playing;
+    }
     /// Whether the session has ended (disconnected, refused or timed out).
-    [[nodiscard]] bool ended() const { return client_->phase() == rwd::client_server::ClientPhase::disconnected; }
+    [[nodiscard]] bool ended() const {
+        return client_->phase() == rwd::client_server::ClientPhase::disconnected;
+    }
 
 private:
     NetPlayer() = default;

@@ -16,10 +16,11 @@ namespace apps {
 
 int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     stop = true;
-    CLI::App app{"rewind-client: the arena over real UDP. Client-server (default): predicts the own player, "
-                 "interpolates the others, shows a debug overlay (F1), ghosts of the server's positions (F2) and a "
-                 "client-side link conditioner. WASD move, mouse aim, left click fire, right click alt-fire, "
-                 "R reload, space dash."};
+    CLI::App app{
+        "rewind-client: the arena over real UDP. Client-server (default): predicts the own player, "
+        "interpolates the others, shows a debug overlay (F1), ghosts of the server's positions (F2) and a "
+        "client-side link conditioner. WASD move, mouse aim, left click fire, right click alt-fire, "
+        "R reload, space dash."};
     app.add_option("--model", o.model, "Sync model: cs (client-server) or rollback (2-player peer-to-peer)")
         ->check(CLI::IsMember({"cs", "rollback"}))
         ->capture_default_str();
@@ -33,36 +34,45 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     app.add_option("--duration", o.duration_s, "Leave after this many seconds (0 = never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    app.add_option("--seed", o.seed, "Seed of the bot and the client-side conditioner")->capture_default_str();
+    app.add_option("--seed", o.seed, "Seed of the bot and the client-side conditioner")
+        ->capture_default_str();
     app.add_option("--tick-rate", o.tick_rate_hz,
                    "Simulation ticks per second (must match the server; the arena supports only 60)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
-    app.add_option("--stats-interval", o.stats_interval_s, "Headless: seconds between status lines (0 = none)")
+    app.add_option("--stats-interval", o.stats_interval_s,
+                   "Headless: seconds between status lines (0 = none)")
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--screenshot", o.screenshot, "Save frame number --frames as a PNG to this file, then quit");
+    app.add_option("--screenshot", o.screenshot,
+                   "Save frame number --frames as a PNG to this file, then quit");
     app.add_option("--frames", o.frames, "Frames to render before the screenshot")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
     app.add_option("--width", o.width, "Window width")->check(CLI::Range(320, 8192))->capture_default_str();
-    app.add_option("--height", o.height, "Window height")->check(CLI::Range(240, 8192))->capture_default_str();
+    app.add_option("--height", o.height, "Window height")
+        ->check(CLI::Range(240, 8192))
+        ->capture_default_str();
     app.add_flag("!--no-overlay", o.overlay, "Start with the debug overlay hidden");
     app.add_flag("--ghosts", o.ghosts, "Start with server-authoritative ghosts shown");
-    app.add_option("--latency", o.latency_ms, "Client-side conditioner: one-way latency in ms, each direction")
+    app.add_option("--latency", o.latency_ms,
+                   "Client-side conditioner: one-way latency in ms, each direction")
         ->check(CLI::Range(0.0, 5000.0));
     app.add_option("--jitter", o.jitter_ms, "Client-side conditioner: jitter in ms, each direction")
         ->check(CLI::Range(0.0, 5000.0));
     app.add_option("--loss", o.loss_pct, "Client-side conditioner: loss in percent, each direction")
         ->check(CLI::Range(0.0, 100.0));
-    app.add_option("--token", o.token,
-                   "Connect token (hex, or @FILE) for a server started with --public-key; see rewind-token mint");
+    app.add_option(
+        "--token", o.token,
+        "Connect token (hex, or @FILE) for a server started with --public-key; see rewind-token mint");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
-    if (o.tick_rate_hz != arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
-        std::fprintf(stderr, "rewind-client: --tick-rate %d: the arena runs only at %d Hz (arena::kTickRate)\n",
+    if (o.tick_rate_hz !=
+        arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
+        std::fprintf(stderr,
+                     "rewind-client: --tick-rate %d: the arena runs only at %d Hz (arena::kTickRate)\n",
                      o.tick_rate_hz, arena::kTickRate);
         return 2;
     }
@@ -95,8 +105,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         }
         auto bytes = rwd::auth::from_hex(hex, rwd::auth::kMaxTokenBytes);
         if (!bytes.ok()) {
-            std::fprintf(stderr, "rewind-client: --token: %.*s\n", static_cast<int>(bytes.error().detail.size()),
-                         bytes.error().detail.data());
+            std::fprintf(stderr, "rewind-client: --token: %.*s\n",
+                         static_cast<int>(bytes.error().detail.size()), bytes.error().detail.data());
             return 2;
         }
         o.connect_token = std::move(bytes.value());
@@ -104,7 +114,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     if (o.model == "rollback") {
         auto peer = parse_host_port(o.peer);
         if (!peer.ok()) {
-            std::fprintf(stderr, "rewind-client: --model rollback needs --peer HOST:PORT (got '%s')\n", o.peer.c_str());
+            std::fprintf(stderr, "rewind-client: --model rollback needs --peer HOST:PORT (got '%s')\n",
+                         o.peer.c_str());
             return 2;
         }
         o.peer_address = peer.value();

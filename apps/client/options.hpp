@@ -12,27 +12,27 @@ namespace apps {
 
 /// Everything rewind-client can be told on its command line.
 struct ClientOptions {
-    std::string model = "cs";                 ///< "cs" (client-server) or "rollback"
-    std::string connect = "127.0.0.1:7777";   ///< server HOST:PORT (client-server)
-    std::string peer;                         ///< the other player's HOST:PORT (rollback)
-    std::uint16_t listen_port = 7000;         ///< local UDP port (rollback)
-    int slot = -1;                            ///< rollback: our slot, 0 or 1 (-1: the lower port is slot 0)
-    bool headless = false;                    ///< no window
-    bool bot = false;                         ///< a bot plays instead of the keyboard and mouse
-    double duration_s = 0.0;                  ///< leave after this long (0 = until closed or signalled)
-    std::uint64_t seed = 1;                   ///< seeds the bot and the client-side conditioner
-    int tick_rate_hz = 60;                    ///< must match the server
-    double stats_interval_s = 0.0;            ///< headless: seconds between status lines (0 = none)
-    std::string screenshot;                   ///< save the frame after --frames frames as PNG, then quit
-    int frames = 120;                         ///< frames before the screenshot
-    int width = 1280;                         ///< window width
-    int height = 800;                         ///< window height
-    bool overlay = true;                      ///< show the debug overlay
-    bool ghosts = false;                      ///< draw server-authoritative positions as ghosts
-    double latency_ms = 0.0;                  ///< client-side conditioner: one-way latency, each direction
-    double jitter_ms = 0.0;                   ///< client-side conditioner: jitter, each direction
-    double loss_pct = 0.0;                    ///< client-side conditioner: loss in percent, each direction
-    std::string token;                        ///< connect token from the backend: hex, or @FILE holding hex
+    std::string model = "cs";                ///< "cs" (client-server) or "rollback"
+    std::string connect = "127.0.0.1:7777";  ///< server HOST:PORT (client-server)
+    std::string peer;                        ///< the other player's HOST:PORT (rollback)
+    std::uint16_t listen_port = 7000;        ///< local UDP port (rollback)
+    int slot = -1;                           ///< rollback: our slot, 0 or 1 (-1: the lower port is slot 0)
+    bool headless = false;                   ///< no window
+    bool bot = false;                        ///< a bot plays instead of the keyboard and mouse
+    double duration_s = 0.0;                 ///< leave after this long (0 = until closed or signalled)
+    std::uint64_t seed = 1;                  ///< seeds the bot and the client-side conditioner
+    int tick_rate_hz = 60;                   ///< must match the server
+    double stats_interval_s = 0.0;           ///< headless: seconds between status lines (0 = none)
+    std::string screenshot;                  ///< save the frame after --frames frames as PNG, then quit
+    int frames = 120;                        ///< frames before the screenshot
+    int width = 1280;                        ///< window width
+    int height = 800;                        ///< window height
+    bool overlay = true;                     ///< show the debug overlay
+    bool ghosts = false;                     ///< draw server-authoritative positions as ghosts
+    double latency_ms = 0.0;                 ///< client-side conditioner: one-way latency, each direction
+    double jitter_ms = 0.0;                  ///< client-side conditioner: jitter, each direction
+    double loss_pct = 0.0;                   ///< client-side conditioner: loss in percent, each direction
+    std::string token;                       ///< connect token from the backend: hex, or @FILE holding hex
 
     /// The decoded --token (empty: none).
     std::vector<std::uint8_t> connect_token;
@@ -43,7 +43,8 @@ struct ClientOptions {
     rwd::transport::Address peer_address{};
 };
 
-/// Parses argv into `out`. Sets `stop` when the program should exit at once with the returned code (0 for --help).
+/// Parses argv into `out`. Sets `stop` when the program should exit at once with the returned code (0 for
+/// --help).
 [[nodiscard]] int parse_client_options(int argc, char** argv, ClientOptions& out, bool& stop);
 
 }  // namespace apps

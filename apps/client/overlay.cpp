@@ -46,7 +46,8 @@ void Overlay::sample(const NetPlayer& player, rwd::Micros now) {
     const std::uint64_t fresh = s.corrections - corrections_seen_;
     corrections_seen_ = s.corrections;
     const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(fresh, log.size()));
-    for (std::size_t i = log.size() - take; i < log.size(); ++i) error_.push(static_cast<float>(log[i].error_m * 100.0));
+    for (std::size_t i = log.size() - take; i < log.size(); ++i)
+        error_.push(static_cast<float>(log[i].error_m * 100.0));
 }
 
 void Overlay::draw_conditioner(NetPlayer& player, OverlayToggles& t) {
@@ -82,12 +83,12 @@ void Overlay::draw_scoreboard(const NetPlayer& player) const {
     }
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.score > b.score; });
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f), ImGuiCond_Always,
-                            ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f),
+                            ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("score", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
-                     ImGuiWindowFlags_NoNav);
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
     ImGui::TextUnformatted("slot  kills  deaths");
     for (const Row& r : rows)
         ImGui::Text("%s%3d  %5d  %6d", r.slot == c.slot() ? ">" : " ", r.slot, r.score, r.deaths);
@@ -125,7 +126,8 @@ void Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps) {
     kbps_up_.plot("up", "%.1f kbps");
     kbps_down_.plot("down", "%.1f kbps");
     if (ImGui::CollapsingHeader("interpolation depth per entity")) {
-        for (const auto& e : c.entity_buffer_stats()) ImGui::Text("entity %u: %.2f ticks", e.id, e.depth_ticks);
+        for (const auto& e : c.entity_buffer_stats())
+            ImGui::Text("entity %u: %.2f ticks", e.id, e.depth_ticks);
     }
     ImGui::Checkbox("ghosts: server positions (F2)", &t.ghosts);
     draw_conditioner(player, t);

@@ -1,4 +1,5 @@
-// Overlay: the ImGui debug overlay (netcode figures with live plots, ghost toggle, client-side link conditioner).
+// Overlay: the ImGui debug overlay (netcode figures with live plots, ghost toggle, client-side link
+// conditioner).
 #pragma once
 
 #include "client/net_player.hpp"
@@ -19,7 +20,9 @@ public:
     /// Draws the plot with a label showing the newest value (printf format `fmt`, one float).
     void plot(const char* label, const char* fmt, float height = 36.0f) const;
     /// The newest sample (0 before any).
-    [[nodiscard]] float last() const { return count_ ? values_[static_cast<std::size_t>((next_ + kSize - 1) % kSize)] : 0.0f; }
+    [[nodiscard]] float last() const {
+        return count_ ? values_[static_cast<std::size_t>((next_ + kSize - 1) % kSize)] : 0.0f;
+    }
 
 private:
     std::array<float, kSize> values_{};
@@ -29,12 +32,12 @@ private:
 
 /// What the overlay controls and the main loop reads.
 struct OverlayToggles {
-    bool visible = true;       ///< the overlay is shown (F1)
-    bool ghosts = false;       ///< draw server-authoritative ghosts (F2)
-    bool conditioner = false;  ///< the client-side link conditioner is on
-    float latency_ms = 100.0f; ///< its one-way latency, each direction
-    float jitter_ms = 20.0f;   ///< its jitter, each direction
-    float loss_pct = 5.0f;     ///< its loss, each direction
+    bool visible = true;        ///< the overlay is shown (F1)
+    bool ghosts = false;        ///< draw server-authoritative ghosts (F2)
+    bool conditioner = false;   ///< the client-side link conditioner is on
+    float latency_ms = 100.0f;  ///< its one-way latency, each direction
+    float jitter_ms = 20.0f;    ///< its jitter, each direction
+    float loss_pct = 5.0f;      ///< its loss, each direction
 };
 
 /// Samples the session ten times a second and draws the overlay window and the scoreboard.

@@ -1,4 +1,5 @@
-// rewind-client --model rollback: a 2-player peer-to-peer arena match with P2PSession over ENet, windowed or headless.
+// rewind-client --model rollback: a 2-player peer-to-peer arena match with P2PSession over ENet, windowed or
+// headless.
 #include "client/rollback_mode.hpp"
 
 #include "client/app_support.hpp"
@@ -36,8 +37,8 @@ constexpr std::uint32_t kRollbackSessionTag = 0x41524E31u;
 constexpr Micros kFrame{16'667};
 
 /// Slot 1 connects to slot 0 (retrying: the other side may start later); slot 0 waits. Returns the peer.
-std::optional<tr::PeerId> establish(tr::EnetTransport& udp, int slot, const tr::Address& peer, const RealClock& clock,
-                                    SignalWaiter& signals, const KvLog& log) {
+std::optional<tr::PeerId> establish(tr::EnetTransport& udp, int slot, const tr::Address& peer,
+                                    const RealClock& clock, SignalWaiter& signals, const KvLog& log) {
     const Micros give_up = clock.now() + Micros{60'000'000};
     Micros next_try{};
     tr::PeerId pending = tr::kInvalidPeer;
@@ -55,7 +56,8 @@ std::optional<tr::PeerId> establish(tr::EnetTransport& udp, int slot, const tr::
                 log.kvf(LogLevel::info, "event=peer_connected peer=%u", ev.peer);
                 return ev.peer;
             }
-            if (ev.type == tr::TransportEvent::Type::disconnected && ev.peer == pending) pending = tr::kInvalidPeer;
+            if (ev.type == tr::TransportEvent::Type::disconnected && ev.peer == pending)
+                pending = tr::kInvalidPeer;
         }
         if (signals.sleep(Micros{5000})) return std::nullopt;
     }
@@ -83,16 +85,18 @@ void draw_rollback_overlay(const Session& session, int slot, float fps) {
     ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.75f);
     ImGui::Begin("rollback (F1)", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-    ImGui::Text("%s  slot %d  frame %d  %.0f fps", session.running() ? "running" : "synchronizing", slot, st.frame,
-                static_cast<double>(fps));
+    ImGui::Text("%s  slot %d  frame %d  %.0f fps", session.running() ? "running" : "synchronizing", slot,
+                st.frame, static_cast<double>(fps));
     ImGui::Text("confirmed %d  input delay %d", st.confirmed_frame, session.input_delay());
     ImGui::Text("rollbacks %llu  resimulated %llu (%.1f/s)", static_cast<unsigned long long>(st.rollbacks),
                 static_cast<unsigned long long>(st.frames_resimulated), st.resimulated_per_second);
     ImGui::Text("ahead %.2f frames  speed %.3f", st.frames_ahead, st.time_scale);
-    ImGui::Text("checksums compared %llu  desyncs %llu", static_cast<unsigned long long>(st.checksums_compared),
+    ImGui::Text("checksums compared %llu  desyncs %llu",
+                static_cast<unsigned long long>(st.checksums_compared),
                 static_cast<unsigned long long>(st.desyncs));
     for (const auto& p : session.peer_stats())
-        ImGui::Text("peer %u: ping %.1f ms  %.1f/%.1f kbps", p.peer, p.ping.millis(), p.kbps_sent, p.kbps_received);
+        ImGui::Text("peer %u: ping %.1f ms  %.1f/%.1f kbps", p.peer, p.ping.millis(), p.kbps_sent,
+                    p.kbps_received);
     ImGui::End();
 }
 
@@ -105,8 +109,10 @@ int run_rollback(const ClientOptions& o) {
     int slot = o.slot;
     if (slot < 0) {
         if (o.listen_port == o.peer_address.port) {
-            std::fprintf(stderr, "rewind-client: both peers use port %u: pass --slot 0 on one side, --slot 1 on the other\n",
-                         o.listen_port);
+            std::fprintf(
+                stderr,
+                "rewind-client: both peers use port %u: pass --slot 0 on one side, --slot 1 on the other\n",
+                o.listen_port);
             return 2;
         }
         slot = o.listen_port < o.peer_address.port ? 0 : 1;  // both sides reach the same answer
@@ -121,8 +127,8 @@ int run_rollback(const ClientOptions& o) {
         return 1;
     }
     tr::EnetTransport& udp = *created.value();
-    log.kvf(LogLevel::info, "event=rollback_listening port=%u slot=%d peer=%s:%u", udp.local_address().port, slot,
-            o.peer_address.host.c_str(), o.peer_address.port);
+    log.kvf(LogLevel::info, "event=rollback_listening port=%u slot=%d peer=%s:%u", udp.local_address().port,
+            slot, o.peer_address.host.c_str(), o.peer_address.port);
 
     std::unique_ptr<Window> window;
     if (!o.headless) {
@@ -178,7 +184,8 @@ int run_rollback(const ClientOptions& o) {
             if (!o.bot) input = read_input(view, input);
         }
         // Frames at 60 Hz times the session's recommended speed; a stall keeps at most a few frames owed.
-        carry += Micros{static_cast<std::int64_t>(static_cast<double>((now - last).count) * session.time_scale())};
+        carry +=
+            Micros{static_cast<std::int64_t>(static_cast<double>((now - last).count) * session.time_scale())};
         last = now;
         carry = std::min(carry, kFrame * 4);
         bool stepped = false;
@@ -198,7 +205,8 @@ int run_rollback(const ClientOptions& o) {
                 log.kv(LogLevel::info, "event=running");
             }
             if (ev.type == rb::SessionEvent::Type::disconnected) peer_left = true;
-            if (ev.type == rb::SessionEvent::Type::desync_detected) log.kvf(LogLevel::error, "event=desync frame=%d", ev.frame);
+            if (ev.type == rb::SessionEvent::Type::desync_detected)
+                log.kvf(LogLevel::error, "event=desync frame=%d", ev.frame);
         }
         if (session.running()) ++frames_running;
         if (window) {

@@ -1,4 +1,5 @@
-// The client's rollback mode: a 2-player peer-to-peer arena match (P2PSession over ENet), windowed or headless.
+// The client's rollback mode: a 2-player peer-to-peer arena match (P2PSession over ENet), windowed or
+// headless.
 #pragma once
 
 #include "client/options.hpp"

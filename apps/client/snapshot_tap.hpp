@@ -12,9 +12,9 @@
 
 namespace apps {
 
-/// Sits between the client session and its transport and decodes every snapshot that passes (the bytes are left
-/// untouched for the session). The overlay draws the newest one as "ghosts": the server-authoritative positions,
-/// uninterpolated, beside the predicted and interpolated ones the session renders.
+/// Sits between the client session and its transport and decodes every snapshot that passes (the bytes are
+/// left untouched for the session). The overlay draws the newest one as "ghosts": the server-authoritative
+/// positions, uninterpolated, beside the predicted and interpolated ones the session renders.
 class SnapshotTap final : public rwd::transport::Transport {
 public:
     /// The arena's snapshot message.
@@ -50,7 +50,9 @@ public:
         return true;
     }
     /// Forwards to the inner transport.
-    [[nodiscard]] rwd::transport::PeerStats stats(rwd::transport::PeerId peer) const override { return inner_.stats(peer); }
+    [[nodiscard]] rwd::transport::PeerStats stats(rwd::transport::PeerId peer) const override {
+        return inner_.stats(peer);
+    }
     /// Forwards to the inner transport.
     [[nodiscard]] std::size_t max_message_size() const override { return inner_.max_message_size(); }
     /// Forwards to the inner transport.
@@ -66,8 +68,8 @@ private:
         EntityList entities;
     };
 
-    // Snapshots are delta-coded against one the client received earlier: the tap sees the same datagrams as the
-    // session, so it keeps its own copies and resolves the same baselines.
+    // Snapshots are delta-coded against one the client received earlier: the tap sees the same datagrams as
+    // the session, so it keeps its own copies and resolves the same baselines.
     static const EntityList* find(void* user, std::uint16_t sequence) {
         const auto* self = static_cast<const SnapshotTap*>(user);
         const Held& h = self->held_[sequence % kKept];

@@ -13,10 +13,11 @@
 namespace apps {
 
 rwd::Result<std::unique_ptr<Window>> Window::open(int width, int height, std::string& renderer_name) {
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) return rwd::Error{rwd::Errc::io_error, "SDL_Init failed (no display?)"};
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return rwd::Error{rwd::Errc::io_error, "SDL_Init failed (no display?)"};
     std::unique_ptr<Window> w(new Window());
-    w->window_ = SDL_CreateWindow("rewind-client", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
-                                  SDL_WINDOW_RESIZABLE);
+    w->window_ = SDL_CreateWindow("rewind-client", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width,
+                                  height, SDL_WINDOW_RESIZABLE);
     if (!w->window_) return rwd::Error{rwd::Errc::io_error, "SDL_CreateWindow failed"};
     w->renderer_ = SDL_CreateRenderer(w->window_, -1, SDL_RENDERER_ACCELERATED);
     if (!w->renderer_) w->renderer_ = SDL_CreateRenderer(w->window_, -1, SDL_RENDERER_SOFTWARE);
@@ -99,7 +100,8 @@ arena::Input read_input(const ArenaView& view, const arena::Input& previous) {
         const double dy = static_cast<double>(self.y) - static_cast<double>(my);  // screen y down, arena y up
         if (dx * dx + dy * dy > 4.0) {
             const double turns = std::atan2(dy, dx) / 6.283185307179586;
-            in.aim = static_cast<std::uint16_t>(static_cast<std::int64_t>(std::lround(turns * 65536.0)) & 0xFFFF);
+            in.aim =
+                static_cast<std::uint16_t>(static_cast<std::int64_t>(std::lround(turns * 65536.0)) & 0xFFFF);
         }
     }
     if (!io.WantCaptureMouse) {

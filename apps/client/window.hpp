@@ -26,7 +26,8 @@ struct WindowKeys {
 class Window {
 public:
     /// Opens a window of width x height; io_error with SDL's reason when there is no display.
-    [[nodiscard]] static rwd::Result<std::unique_ptr<Window>> open(int width, int height, std::string& renderer_name);
+    [[nodiscard]] static rwd::Result<std::unique_ptr<Window>> open(int width, int height,
+                                                                   std::string& renderer_name);
     ~Window();
     Window(const Window&) = delete;
     Window& operator=(const Window&) = delete;
@@ -45,8 +46,9 @@ private:
     bool imgui_ = false;
 };
 
-/// Keyboard and mouse to an arena input: WASD move, mouse aims from the drawn own player, left click fire, right
-/// click alt-fire, R reload, space dash. Input ImGui wants (typing in a slider, clicking a window) is not used.
+/// Keyboard and mouse to an arena input: WASD move, mouse aims from the drawn own player, left click fire,
+/// right click alt-fire, R reload, space dash. Input ImGui wants (typing in a slider, clicking a window) is
+/// not used.
 [[nodiscard]] arena::Input read_input(const ArenaView& view, const arena::Input& previous);
 
 }  // namespace apps

@@ -1,4 +1,5 @@
-// Snapshot bandwidth in the lab: per-client delta/full measurement, the interest check, and the two checklist grades.
+// Snapshot bandwidth in the lab: per-client delta/full measurement, the interest check, and the two checklist
+// grades.
 #include "bandwidth_grades.hpp"
 
 #include "stats_util.hpp"
@@ -15,11 +16,13 @@ namespace cs = rwd::client_server;
 using arena::ArenaGame;
 
 void BandwidthMeter::sample_full(const arena::State& s, std::size_t transport_header_bytes) {
-    // The full snapshot: the same header as a real one, then every entity in full (messages.hpp serialize_entities).
+    // The full snapshot: the same header as a real one, then every entity in full (messages.hpp
+    // serialize_entities).
     cs::SnapshotPacket<ArenaGame::EntityRecord> header;
     header.has_input = true;
     cs::Framed<cs::SnapshotPacket<ArenaGame::EntityRecord>> f{&header};
-    const std::size_t header_bits = rwd::wire::measure_bits(f) - 8;  // minus the age (7) and "nothing enters" (1) bits
+    const std::size_t header_bits =
+        rwd::wire::measure_bits(f) - 8;  // minus the age (7) and "nothing enters" (1) bits
     std::vector<ArenaGame::EntityRecord> world;
     ArenaGame::capture(s, world);
     rwd::wire::MeasureStream m;
@@ -40,9 +43,11 @@ void BandwidthMeter::record_world(rwd::Tick tick, const arena::State& s) {
     ArenaGame::capture(s, worlds_.back().second);
 }
 
-void BandwidthMeter::sample_interest(rwd::Tick tick, int slot, const std::vector<std::uint32_t>& received_ids, double radius_m) {
+void BandwidthMeter::sample_interest(rwd::Tick tick, int slot, const std::vector<std::uint32_t>& received_ids,
+                                     double radius_m) {
     if (radius_m <= 0) return;
-    const auto w = std::find_if(worlds_.begin(), worlds_.end(), [&](const auto& p) { return p.first == tick; });
+    const auto w =
+        std::find_if(worlds_.begin(), worlds_.end(), [&](const auto& p) { return p.first == tick; });
     if (w == worlds_.end()) return;
     const auto& world = w->second;
     const std::uint32_t own = ArenaGame::player_entity(slot);
@@ -92,7 +97,8 @@ void BandwidthMeter::finish(BandwidthFigures& out) const {
     }
     if (full_samples_ > 0) {
         out.full_wire_bytes_per_snapshot = full_wire_bytes_ / full_samples_;
-        if (out.full_wire_bytes_per_snapshot > 0) out.ratio_vs_full = out.wire_bytes_per_snapshot / out.full_wire_bytes_per_snapshot;
+        if (out.full_wire_bytes_per_snapshot > 0)
+            out.ratio_vs_full = out.wire_bytes_per_snapshot / out.full_wire_bytes_per_snapshot;
     }
     out.interest_checks = interest_checks_;
     out.outside_aoi_received = outside_received_;
@@ -127,15 +133,20 @@ PassConfig bandwidth_pass(const PassConfig& main, double duration_s) {
 void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
     const BandwidthFigures& b = pass64.bandwidth;
     v.add("- Delta compression",
-          fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, %.0f%% of full "
+          fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
+              "%.0f%% of full "
               "(%.0f B), %.0f%% of entities postponed by the budget",
-              pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot, b.bits_per_entity,
-              100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot, 100.0 * b.left_out_share),
-          "median <= 32 kbps at 64 players", pass64.players >= 64 && b.snapshot_kbps.count > 0 && b.snapshot_kbps.median <= 32.0);
+              pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot,
+              b.bits_per_entity, 100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot,
+              100.0 * b.left_out_share),
+          "median <= 32 kbps at 64 players",
+          pass64.players >= 64 && b.snapshot_kbps.count > 0 && b.snapshot_kbps.median <= 32.0);
     v.add("- Interest management",
           fmt("%llu of %llu entities outside the AoI held by the client; %llu of %llu inside not (yet) held",
-              static_cast<unsigned long long>(b.outside_aoi_received), static_cast<unsigned long long>(b.outside_aoi_seen),
-              static_cast<unsigned long long>(b.inside_aoi_missing), static_cast<unsigned long long>(b.inside_aoi_seen)),
+              static_cast<unsigned long long>(b.outside_aoi_received),
+              static_cast<unsigned long long>(b.outside_aoi_seen),
+              static_cast<unsigned long long>(b.inside_aoi_missing),
+              static_cast<unsigned long long>(b.inside_aoi_seen)),
           "0 outside received", b.outside_aoi_seen > 0 && b.outside_aoi_received == 0);
 }
 

@@ -1,4 +1,5 @@
-// Charts of the client-server main pass over time: prediction error, corrections, RTT, interpolation, bandwidth.
+// Charts of the client-server main pass over time: prediction error, corrections, RTT, interpolation,
+// bandwidth.
 #include "cs_charts.hpp"
 
 #include <algorithm>
@@ -50,21 +51,53 @@ std::vector<std::pair<std::string, Chart>> client_server_charts(const PassFigure
         worst.y.push_back(e.empty() ? 0.0 : e.back());
         mid.y.push_back(e.empty() ? 0.0 : e[e.size() / 2]);
     }
-    out.emplace_back("prediction_error", chart("Prediction error per correction (all clients, per second)", "metres", {worst, mid}));
-    out.emplace_back("corrections", chart("Corrections per second", "corrections/s",
-                                          per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.corrections_per_s; }, "client ")));
-    out.emplace_back("rtt", chart("Round-trip time (client estimate)", "ms",
-                                  per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.rtt_ms; }, "client ")));
-    out.emplace_back("interp_delay", chart("Interpolation delay", "ticks",
-                                           per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.interp_delay_ticks; }, "client ")));
-    out.emplace_back("buffer_depth", chart("Interpolation buffer depth (newest snapshot - render time)", "ticks",
-                                           per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.buffer_ticks; }, "client ")));
-    out.emplace_back("bandwidth_down", chart("Bandwidth server -> client (transport, headers included)", "kbit/s",
-                                             per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.kbps_down; }, "client ")));
-    out.emplace_back("bandwidth_up", chart("Bandwidth client -> server (transport, headers included)", "kbit/s",
-                                           per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.kbps_up; }, "client ")));
-    out.emplace_back("input_offset", chart("Input arrival offset reported by the server (+ = early)", "ticks",
-                                           per_client(m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.input_offset_ticks; }, "client ")));
+    out.emplace_back("prediction_error", chart("Prediction error per correction (all clients, per second)",
+                                               "metres", {worst, mid}));
+    out.emplace_back(
+        "corrections",
+        chart("Corrections per second", "corrections/s",
+              per_client(
+                  m.series,
+                  [](const SeriesPoint& p) -> const std::vector<double>& { return p.corrections_per_s; },
+                  "client ")));
+    out.emplace_back(
+        "rtt",
+        chart("Round-trip time (client estimate)", "ms",
+              per_client(
+                  m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.rtt_ms; },
+                  "client ")));
+    out.emplace_back(
+        "interp_delay",
+        chart("Interpolation delay", "ticks",
+              per_client(
+                  m.series,
+                  [](const SeriesPoint& p) -> const std::vector<double>& { return p.interp_delay_ticks; },
+                  "client ")));
+    out.emplace_back(
+        "buffer_depth",
+        chart("Interpolation buffer depth (newest snapshot - render time)", "ticks",
+              per_client(
+                  m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.buffer_ticks; },
+                  "client ")));
+    out.emplace_back(
+        "bandwidth_down",
+        chart("Bandwidth server -> client (transport, headers included)", "kbit/s",
+              per_client(
+                  m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.kbps_down; },
+                  "client ")));
+    out.emplace_back(
+        "bandwidth_up",
+        chart("Bandwidth client -> server (transport, headers included)", "kbit/s",
+              per_client(
+                  m.series, [](const SeriesPoint& p) -> const std::vector<double>& { return p.kbps_up; },
+                  "client ")));
+    out.emplace_back(
+        "input_offset",
+        chart("Input arrival offset reported by the server (+ = early)", "ticks",
+              per_client(
+                  m.series,
+                  [](const SeriesPoint& p) -> const std::vector<double>& { return p.input_offset_ticks; },
+                  "client ")));
     return out;
 }
 

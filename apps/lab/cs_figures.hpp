@@ -1,4 +1,5 @@
-// Every figure one client-server lab pass measures, grouped by the checklist item it backs; JSON via nlohmann.
+// Every figure one client-server lab pass measures, grouped by the checklist item it backs; JSON via
+// nlohmann.
 #pragma once
 
 #include "stats_util.hpp"
@@ -14,14 +15,15 @@ namespace lab {
 
 /// Item 1, fixed tick: the server's tick count and how client ticks advance per render frame.
 struct TickFigures {
-    double expected_server_ticks = 0;      ///< simulated seconds x tick rate
-    std::uint64_t server_ticks = 0;        ///< ticks the server simulated
-    std::uint64_t server_ticks_dropped = 0;///< ticks lost to the catch-up cap
+    double expected_server_ticks = 0;             ///< simulated seconds x tick rate
+    std::uint64_t server_ticks = 0;               ///< ticks the server simulated
+    std::uint64_t server_ticks_dropped = 0;       ///< ticks lost to the catch-up cap
     std::uint64_t server_multi_tick_updates = 0;  ///< server updates (every 1 ms) that ran more than one tick
-    std::uint64_t client_frames = 0;       ///< render frames of playing clients
-    std::uint64_t frames_without_tick = 0; ///< frames that ran no tick
-    std::uint64_t frames_with_one_tick = 0;///< frames that ran exactly one
-    std::uint64_t frames_with_jump = 0;    ///< frames whose client tick moved by more than one or backwards (no resync)
+    std::uint64_t client_frames = 0;              ///< render frames of playing clients
+    std::uint64_t frames_without_tick = 0;        ///< frames that ran no tick
+    std::uint64_t frames_with_one_tick = 0;       ///< frames that ran exactly one
+    std::uint64_t frames_with_jump =
+        0;  ///< frames whose client tick moved by more than one or backwards (no resync)
     std::uint64_t frames_with_resync = 0;  ///< frames in which the clock hard-resynced (ticks jump by design)
     double mean_fps = 0;                   ///< measured client frame rate
     double client_tick_rate_min_hz = 0;    ///< slowest client tick rate over the measured half
@@ -41,139 +43,147 @@ struct ClockFigures {
     Dist lead_ticks;                 ///< how far clients ran ahead of the server
     Dist rtt_ms;                     ///< clients' RTT estimates
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClockFigures, target_offset_ticks, offset_ticks, offset_error_ticks, hard_resyncs,
-                                   lead_ticks, rtt_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClockFigures, target_offset_ticks, offset_ticks, offset_error_ticks,
+                                   hard_resyncs, lead_ticks, rtt_ms)
 
 /// Items 3 and 9: reconciliation outcomes of the local player's prediction.
 struct PredictionFigures {
-    std::uint64_t reconciliations = 0;     ///< snapshots reconciled against
-    std::uint64_t replayed_ticks = 0;      ///< ticks re-simulated
-    std::uint64_t corrections = 0;         ///< reconciliations whose prediction differed in any field
-    std::uint64_t position_corrections = 0;///< ... of which the position differed (visible)
-    std::uint64_t movement_only = 0;       ///< corrections with only movement fields differing (no damage/death)
-    std::uint64_t by_others = 0;           ///< corrections another player explains: damage, death, or a body in contact
-    std::uint64_t own = 0;                 ///< corrections nobody else explains (own input or a forked step)
-    std::uint64_t own_visible = 0;         ///< ... of which the position error is at least one pixel
-    Dist own_error_m;                      ///< position error of those own corrections
-    Dist error_m;                          ///< position error of every correction, metres
-    Dist movement_only_error_m;            ///< position error of movement-only corrections
-    Dist reconcile_error_m;                ///< position error over every reconciliation (0 when right)
-    double px_per_m = 32;                  ///< the pixel scale used for "sub-pixel"
+    std::uint64_t reconciliations = 0;       ///< snapshots reconciled against
+    std::uint64_t replayed_ticks = 0;        ///< ticks re-simulated
+    std::uint64_t corrections = 0;           ///< reconciliations whose prediction differed in any field
+    std::uint64_t position_corrections = 0;  ///< ... of which the position differed (visible)
+    std::uint64_t movement_only = 0;  ///< corrections with only movement fields differing (no damage/death)
+    std::uint64_t by_others =
+        0;                  ///< corrections another player explains: damage, death, or a body in contact
+    std::uint64_t own = 0;  ///< corrections nobody else explains (own input or a forked step)
+    std::uint64_t own_visible = 0;                ///< ... of which the position error is at least one pixel
+    Dist own_error_m;                             ///< position error of those own corrections
+    Dist error_m;                                 ///< position error of every correction, metres
+    Dist movement_only_error_m;                   ///< position error of movement-only corrections
+    Dist reconcile_error_m;                       ///< position error over every reconciliation (0 when right)
+    double px_per_m = 32;                         ///< the pixel scale used for "sub-pixel"
     std::map<std::string, std::uint64_t> fields;  ///< corrections per differing field
     // item 9
-    double snap_threshold_m = 0;           ///< corrections needing a view offset above this snap
-    std::uint64_t smoothed = 0;            ///< corrections smoothed
-    std::uint64_t snapped = 0;             ///< corrections snapped
-    std::uint64_t snapped_below_threshold = 0;  ///< must be 0
-    std::uint64_t smoothed_above_threshold = 0; ///< must be 0
-    double max_drawn_step_m = 0;           ///< largest frame-to-frame move of the drawn own player beyond the prediction's own motion
-    double max_settled_offset_m = 0;       ///< largest drawn - predicted distance once the offset is < 1 % of snap_distance_m
+    double snap_threshold_m = 0;                 ///< corrections needing a view offset above this snap
+    std::uint64_t smoothed = 0;                  ///< corrections smoothed
+    std::uint64_t snapped = 0;                   ///< corrections snapped
+    std::uint64_t snapped_below_threshold = 0;   ///< must be 0
+    std::uint64_t smoothed_above_threshold = 0;  ///< must be 0
+    double max_drawn_step_m =
+        0;  ///< largest frame-to-frame move of the drawn own player beyond the prediction's own motion
+    double max_settled_offset_m =
+        0;  ///< largest drawn - predicted distance once the offset is < 1 % of snap_distance_m
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PredictionFigures, reconciliations, replayed_ticks, corrections,
-                                   position_corrections, movement_only, by_others, own, own_visible, own_error_m, error_m, movement_only_error_m,
-                                   reconcile_error_m, px_per_m, fields, snap_threshold_m, smoothed, snapped,
-                                   snapped_below_threshold, smoothed_above_threshold, max_drawn_step_m,
-                                   max_settled_offset_m)
+                                   position_corrections, movement_only, by_others, own, own_visible,
+                                   own_error_m, error_m, movement_only_error_m, reconcile_error_m, px_per_m,
+                                   fields, snap_threshold_m, smoothed, snapped, snapped_below_threshold,
+                                   smoothed_above_threshold, max_drawn_step_m, max_settled_offset_m)
 
 /// Item 4: the client's prediction path and the server path compared tick by tick (own entity checksum).
 struct SharedStepFigures {
-    std::uint64_t ticks_compared = 0;   ///< client ticks whose first prediction met the server's tick
-    std::uint64_t mismatches = 0;       ///< ... whose own-entity checksum differed
+    std::uint64_t ticks_compared = 0;       ///< client ticks whose first prediction met the server's tick
+    std::uint64_t mismatches = 0;           ///< ... whose own-entity checksum differed
     std::int64_t first_mismatch_tick = -1;  ///< the first differing tick, or -1
-    std::uint64_t inputs_repeated = 0;  ///< server-side: ticks with a missing input (explains a mismatch)
-    std::uint64_t inputs_late = 0;      ///< server-side: inputs that came too late
+    std::uint64_t inputs_repeated = 0;      ///< server-side: ticks with a missing input (explains a mismatch)
+    std::uint64_t inputs_late = 0;          ///< server-side: inputs that came too late
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SharedStepFigures, ticks_compared, mismatches, first_mismatch_tick,
                                    inputs_repeated, inputs_late)
 
 /// Item 5: remote-entity interpolation.
 struct InterpFigures {
-    double client_minutes = 0;               ///< playing time summed over clients
-    std::uint64_t frames = 0;                ///< render frames sampled
-    std::uint64_t extrapolated_frames = 0;   ///< frames drawn past the newest snapshot
-    std::uint64_t held_frames = 0;           ///< frames frozen at the extrapolation cap
-    std::uint64_t starvations = 0;           ///< times a buffer ran dry
+    double client_minutes = 0;              ///< playing time summed over clients
+    std::uint64_t frames = 0;               ///< render frames sampled
+    std::uint64_t extrapolated_frames = 0;  ///< frames drawn past the newest snapshot
+    std::uint64_t held_frames = 0;          ///< frames frozen at the extrapolation cap
+    std::uint64_t starvations = 0;          ///< times a buffer ran dry
     double starvations_per_client_minute = 0;
-    double extrapolated_share = 0;           ///< extrapolated / frames
-    double held_share = 0;                   ///< held / frames
-    double max_extrapolation_ticks = 0;      ///< furthest past the newest snapshot any client drew
-    double extrapolation_cap_ticks = 0;      ///< the configured cap
-    Dist delay_ticks;                        ///< interpolation delay samples
-    Dist buffer_ticks;                       ///< buffered ticks ahead of the render time
+    double extrapolated_share = 0;       ///< extrapolated / frames
+    double held_share = 0;               ///< held / frames
+    double max_extrapolation_ticks = 0;  ///< furthest past the newest snapshot any client drew
+    double extrapolation_cap_ticks = 0;  ///< the configured cap
+    Dist delay_ticks;                    ///< interpolation delay samples
+    Dist buffer_ticks;                   ///< buffered ticks ahead of the render time
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InterpFigures, client_minutes, frames, extrapolated_frames, held_frames,
                                    starvations, starvations_per_client_minute, extrapolated_share, held_share,
-                                   max_extrapolation_ticks, extrapolation_cap_ticks, delay_ticks, buffer_ticks)
+                                   max_extrapolation_ticks, extrapolation_cap_ticks, delay_ticks,
+                                   buffer_ticks)
 
 /// Item 6: the adversarial probe client.
 struct AuthorityFigures {
-    bool probe_seated = false;                ///< the probe got a seat
-    std::uint64_t bad_packets_sent = 0;       ///< input packets with out-of-range fields (axis -128, count 7)
-    std::uint64_t malformed_counted = 0;      ///< the server's malformed count for the probe
-    std::uint64_t violations = 0;             ///< sanitize() violations counted for the probe
-    std::uint64_t flood_packets_sent = 0;     ///< packets claiming several inputs per tick
-    std::uint64_t inputs_overflow = 0;        ///< inputs the server dropped from the flood
-    std::uint64_t inputs_rate_limited = 0;    ///< packets the server rate-limited
-    bool flagged = false;                     ///< the server flagged the probe
-    double probe_max_speed = 0;               ///< fastest the probe moved on the server, units/tick
-    bool probe_kicked_cheating = false;       ///< the server kicked the probe for a sustained flood
-    double top_speed = 0;                     ///< the game's walking top speed, units/tick
-    std::uint64_t probe_ticks_observed = 0;   ///< server ticks with the probe alive
+    bool probe_seated = false;               ///< the probe got a seat
+    std::uint64_t bad_packets_sent = 0;      ///< input packets with out-of-range fields (axis -128, count 7)
+    std::uint64_t malformed_counted = 0;     ///< the server's malformed count for the probe
+    std::uint64_t violations = 0;            ///< sanitize() violations counted for the probe
+    std::uint64_t flood_packets_sent = 0;    ///< packets claiming several inputs per tick
+    std::uint64_t inputs_overflow = 0;       ///< inputs the server dropped from the flood
+    std::uint64_t inputs_rate_limited = 0;   ///< packets the server rate-limited
+    bool flagged = false;                    ///< the server flagged the probe
+    double probe_max_speed = 0;              ///< fastest the probe moved on the server, units/tick
+    bool probe_kicked_cheating = false;      ///< the server kicked the probe for a sustained flood
+    double top_speed = 0;                    ///< the game's walking top speed, units/tick
+    std::uint64_t probe_ticks_observed = 0;  ///< server ticks with the probe alive
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AuthorityFigures, probe_seated, bad_packets_sent, malformed_counted, violations,
-                                   flood_packets_sent, inputs_overflow, inputs_rate_limited, flagged,
-                                   probe_max_speed, top_speed, probe_ticks_observed, probe_kicked_cheating)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AuthorityFigures, probe_seated, bad_packets_sent, malformed_counted,
+                                   violations, flood_packets_sent, inputs_overflow, inputs_rate_limited,
+                                   flagged, probe_max_speed, top_speed, probe_ticks_observed,
+                                   probe_kicked_cheating)
 
 /// Item 7: state keeps flowing while reliable events arrive complete and in order.
 struct ChannelFigures {
-    double loss = 0;                      ///< configured loss per direction (random + bursts)
-    Dist snapshot_gap_ms;                 ///< time between snapshot arrivals, all clients
-    double max_snapshot_gap_ms = 0;       ///< the longest gap any client saw
-    std::uint64_t chats_sent = 0;         ///< chat lines sent by clients (each becomes an event to everyone)
-    std::uint64_t events_sent = 0;        ///< reliable events the server sent to clients
-    std::uint64_t events_received = 0;    ///< ... that clients received
-    std::uint64_t events_out_of_order = 0;///< sequence gaps or repeats (must be 0)
-    std::uint64_t events_content_errors = 0; ///< chats whose text did not match what was sent
+    double loss = 0;                    ///< configured loss per direction (random + bursts)
+    Dist snapshot_gap_ms;               ///< time between snapshot arrivals, all clients
+    double max_snapshot_gap_ms = 0;     ///< the longest gap any client saw
+    std::uint64_t chats_sent = 0;       ///< chat lines sent by clients (each becomes an event to everyone)
+    std::uint64_t events_sent = 0;      ///< reliable events the server sent to clients
+    std::uint64_t events_received = 0;  ///< ... that clients received
+    std::uint64_t events_out_of_order = 0;    ///< sequence gaps or repeats (must be 0)
+    std::uint64_t events_content_errors = 0;  ///< chats whose text did not match what was sent
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChannelFigures, loss, snapshot_gap_ms, max_snapshot_gap_ms, chats_sent,
                                    events_sent, events_received, events_out_of_order, events_content_errors)
 
 /// Item 8: lag compensation, shooter's screen versus server.
 struct ShotFigures {
-    std::uint64_t rifle_shots = 0;          ///< rifle shots the clients predicted
-    std::uint64_t on_screen_hits = 0;       ///< ... whose ray met a rendered player
-    std::uint64_t registered = 0;           ///< on-screen hits that damaged that player on the server
-    std::uint64_t not_registered = 0;       ///< on-screen hits the server did not count
-    std::uint64_t target_dead_on_server = 0;///< ... of which the target was already dead on the server
-    std::uint64_t shooter_dead_on_server = 0;   ///< ... of which the shooter was already dead on the server
-    std::uint64_t shooter_silent_on_server = 0; ///< ... of which the server's shooter, alive, did not fire that tick
-    std::uint64_t within_cap_judged = 0;    ///< judged on-screen hits whose rewind was within the cap
-    std::uint64_t within_cap_registered = 0;///< ... that registered
-    double within_cap_share = 0;            ///< within_cap_registered / within_cap_judged
-    std::uint64_t beyond_cap_judged = 0;    ///< judged on-screen hits that needed more rewind than the cap
-    std::uint64_t beyond_cap_registered = 0;///< ... that registered all the same (target close to where it was)
-    std::uint64_t ambiguous = 0;            ///< several on-screen hits on one target in one tick, damage too low to tell
-    std::uint64_t unresolved = 0;           ///< shots whose tick the server never ran while the lab watched
-    double registered_share = 0;            ///< registered / (registered + not_registered)
-    Dist rewind_ms;                         ///< input tick - view time of the shots, ms
-    std::uint64_t server_shots = 0;         ///< shots the server lag-compensated
-    std::uint64_t server_clamped = 0;       ///< ... whose view time was beyond the cap (bots)
-    std::uint64_t probe_stale_shots = 0;    ///< probe shots claiming a view 1 s old
-    std::uint64_t probe_clamped = 0;        ///< ... that the server clamped to the cap
-    double max_rewind_ms = 0;               ///< the cap
+    std::uint64_t rifle_shots = 0;             ///< rifle shots the clients predicted
+    std::uint64_t on_screen_hits = 0;          ///< ... whose ray met a rendered player
+    std::uint64_t registered = 0;              ///< on-screen hits that damaged that player on the server
+    std::uint64_t not_registered = 0;          ///< on-screen hits the server did not count
+    std::uint64_t target_dead_on_server = 0;   ///< ... of which the target was already dead on the server
+    std::uint64_t shooter_dead_on_server = 0;  ///< ... of which the shooter was already dead on the server
+    std::uint64_t shooter_silent_on_server =
+        0;  ///< ... of which the server's shooter, alive, did not fire that tick
+    std::uint64_t within_cap_judged = 0;      ///< judged on-screen hits whose rewind was within the cap
+    std::uint64_t within_cap_registered = 0;  ///< ... that registered
+    double within_cap_share = 0;              ///< within_cap_registered / within_cap_judged
+    std::uint64_t beyond_cap_judged = 0;      ///< judged on-screen hits that needed more rewind than the cap
+    std::uint64_t beyond_cap_registered =
+        0;  ///< ... that registered all the same (target close to where it was)
+    std::uint64_t ambiguous =
+        0;  ///< several on-screen hits on one target in one tick, damage too low to tell
+    std::uint64_t unresolved = 0;         ///< shots whose tick the server never ran while the lab watched
+    double registered_share = 0;          ///< registered / (registered + not_registered)
+    Dist rewind_ms;                       ///< input tick - view time of the shots, ms
+    std::uint64_t server_shots = 0;       ///< shots the server lag-compensated
+    std::uint64_t server_clamped = 0;     ///< ... whose view time was beyond the cap (bots)
+    std::uint64_t probe_stale_shots = 0;  ///< probe shots claiming a view 1 s old
+    std::uint64_t probe_clamped = 0;      ///< ... that the server clamped to the cap
+    double max_rewind_ms = 0;             ///< the cap
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShotFigures, rifle_shots, on_screen_hits, registered, not_registered,
                                    target_dead_on_server, shooter_dead_on_server, shooter_silent_on_server,
-                                   within_cap_judged, within_cap_registered, within_cap_share, beyond_cap_judged,
-                                   beyond_cap_registered, ambiguous, unresolved,
-                                   registered_share, rewind_ms, server_shots, server_clamped, probe_stale_shots,
-                                   probe_clamped, max_rewind_ms)
+                                   within_cap_judged, within_cap_registered, within_cap_share,
+                                   beyond_cap_judged, beyond_cap_registered, ambiguous, unresolved,
+                                   registered_share, rewind_ms, server_shots, server_clamped,
+                                   probe_stale_shots, probe_clamped, max_rewind_ms)
 
 /// Bandwidth per client (context for issue 5).
 struct BandwidthFigures {
-    Dist kbps_down;                 ///< per client, transport's measured rate server -> client (samples)
-    Dist kbps_up;                   ///< client -> server
-    double mean_snapshot_bytes = 0; ///< payload bytes per snapshot
+    Dist kbps_down;                  ///< per client, transport's measured rate server -> client (samples)
+    Dist kbps_up;                    ///< client -> server
+    double mean_snapshot_bytes = 0;  ///< payload bytes per snapshot
     std::uint64_t max_snapshot_bytes = 0;
     // Snapshot traffic (bandwidth_grades.hpp): with 28 B UDP/IP and the transport header per datagram.
     Dist snapshot_kbps;                     ///< per client, mean snapshot rate over the pass
@@ -183,24 +193,26 @@ struct BandwidthFigures {
     double relevant_per_snapshot = 0;       ///< entities relevant to a client (area of interest)
     double baseline_share = 0;              ///< snapshots delta-coded against an acknowledged baseline
     double left_out_share = 0;              ///< relevant entities the byte budget postponed
-    double full_wire_bytes_per_snapshot = 0;///< a full quantized snapshot (every entity, no baseline), same headers
-    double ratio_vs_full = 0;               ///< wire bytes per snapshot / full
-    std::uint64_t interest_checks = 0;      ///< client snapshots compared with the server's world
-    std::uint64_t outside_aoi_seen = 0;     ///< entities beyond the radius + margin in those checks
-    std::uint64_t outside_aoi_received = 0; ///< ... that the client had anyway (must be 0)
-    std::uint64_t inside_aoi_seen = 0;      ///< entities within the radius - margin
-    std::uint64_t inside_aoi_missing = 0;   ///< ... that the client lacked (budget deferrals)
+    double full_wire_bytes_per_snapshot =
+        0;                     ///< a full quantized snapshot (every entity, no baseline), same headers
+    double ratio_vs_full = 0;  ///< wire bytes per snapshot / full
+    std::uint64_t interest_checks = 0;       ///< client snapshots compared with the server's world
+    std::uint64_t outside_aoi_seen = 0;      ///< entities beyond the radius + margin in those checks
+    std::uint64_t outside_aoi_received = 0;  ///< ... that the client had anyway (must be 0)
+    std::uint64_t inside_aoi_seen = 0;       ///< entities within the radius - margin
+    std::uint64_t inside_aoi_missing = 0;    ///< ... that the client lacked (budget deferrals)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_snapshot_bytes, max_snapshot_bytes,
-                                   snapshot_kbps, wire_bytes_per_snapshot, payload_bytes_per_snapshot, bits_per_entity,
-                                   relevant_per_snapshot, baseline_share, left_out_share, full_wire_bytes_per_snapshot,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_snapshot_bytes,
+                                   max_snapshot_bytes, snapshot_kbps, wire_bytes_per_snapshot,
+                                   payload_bytes_per_snapshot, bits_per_entity, relevant_per_snapshot,
+                                   baseline_share, left_out_share, full_wire_bytes_per_snapshot,
                                    ratio_vs_full, interest_checks, outside_aoi_seen, outside_aoi_received,
                                    inside_aoi_seen, inside_aoi_missing)
 
 /// One sample of the per-client overlay figures, for the charts.
 struct SeriesPoint {
-    double t = 0;                        ///< seconds since the match started
-    std::vector<double> rtt_ms;          ///< per client
+    double t = 0;                ///< seconds since the match started
+    std::vector<double> rtt_ms;  ///< per client
     std::vector<double> interp_delay_ticks;
     std::vector<double> buffer_ticks;
     std::vector<double> kbps_down;
@@ -208,8 +220,8 @@ struct SeriesPoint {
     std::vector<double> corrections_per_s;
     std::vector<double> input_offset_ticks;  ///< server-side, per client slot
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeriesPoint, t, rtt_ms, interp_delay_ticks, buffer_ticks, kbps_down, kbps_up,
-                                   corrections_per_s, input_offset_ticks)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeriesPoint, t, rtt_ms, interp_delay_ticks, buffer_ticks, kbps_down,
+                                   kbps_up, corrections_per_s, input_offset_ticks)
 
 /// One correction, for the charts.
 struct CorrectionPoint {
@@ -222,12 +234,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CorrectionPoint, t, client, error_m, snapped)
 
 /// Everything one pass measured.
 struct PassFigures {
-    std::string name;              ///< main, zero_latency, shared_step, loss_10
-    double simulated_s = 0;        ///< virtual seconds run
-    double wall_s = 0;             ///< real seconds it took
-    int players = 0;               ///< bot clients
-    int playing = 0;               ///< clients that reached the playing phase
-    std::uint64_t disconnects = 0; ///< clients that were dropped
+    std::string name;               ///< main, zero_latency, shared_step, loss_10
+    double simulated_s = 0;         ///< virtual seconds run
+    double wall_s = 0;              ///< real seconds it took
+    int players = 0;                ///< bot clients
+    int playing = 0;                ///< clients that reached the playing phase
+    std::uint64_t disconnects = 0;  ///< clients that were dropped
     TickFigures tick;
     ClockFigures clock;
     PredictionFigures prediction;
@@ -237,12 +249,12 @@ struct PassFigures {
     ChannelFigures channel;
     ShotFigures shots;
     BandwidthFigures bandwidth;
-    std::vector<SeriesPoint> series;        ///< overlay samples (main pass only)
+    std::vector<SeriesPoint> series;           ///< overlay samples (main pass only)
     std::vector<CorrectionPoint> corrections;  ///< every correction (main pass only)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PassFigures, name, simulated_s, wall_s, players, playing, disconnects, tick, clock,
-                                   prediction, shared, interp, authority, channel, shots, bandwidth, series,
-                                   corrections)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PassFigures, name, simulated_s, wall_s, players, playing, disconnects,
+                                   tick, clock, prediction, shared, interp, authority, channel, shots,
+                                   bandwidth, series, corrections)
 
 /// The four passes the client-server model runs.
 struct CsFigures {
@@ -250,7 +262,8 @@ struct CsFigures {
     PassFigures zero_latency;  ///< same seed on a perfect link
     PassFigures shared_step;   ///< one scripted player on the scenario's link
     PassFigures loss_10;       ///< the scenario's latency with 10 % loss each way
-    PassFigures bandwidth_64;  ///< the scenario's links with 64 players (snapshot bandwidth, interest management)
+    PassFigures
+        bandwidth_64;  ///< the scenario's links with 64 players (snapshot bandwidth, interest management)
 };
 
 }  // namespace lab

@@ -1,4 +1,5 @@
-// One render frame of one lab client: update, draw, check shots on screen, record corrections, let the bot act.
+// One render frame of one lab client: update, draw, check shots on screen, record corrections, let the bot
+// act.
 #include "cs_match_impl.hpp"
 #include "grade.hpp"
 
@@ -14,7 +15,8 @@ using rwd::Micros;
 
 namespace {
 
-/// Fields that only the player's own movement changes; a correction in nothing else was a pure movement guess.
+/// Fields that only the player's own movement changes; a correction in nothing else was a pure movement
+/// guess.
 bool movement_only(std::uint32_t fields) {
     const std::uint32_t movement = (1u << arena::kFieldPosition) | (1u << arena::kFieldVelocity) |
                                    (1u << arena::kFieldDashTimer) | (1u << arena::kFieldDashCooldown);
@@ -26,8 +28,9 @@ std::string chat_text(int slot, std::uint32_t n) { return fmt("c%d#%u", slot, n)
 
 /// Fields that only another player changes: damage, death and what follows it, kills.
 bool touched_by_others(std::uint32_t fields) {
-    const std::uint32_t others = (1u << arena::kFieldHp) | (1u << arena::kFieldFlags) | (1u << arena::kFieldDeaths) |
-                                 (1u << arena::kFieldRespawnTimer) | (1u << arena::kFieldScore);
+    const std::uint32_t others = (1u << arena::kFieldHp) | (1u << arena::kFieldFlags) |
+                                 (1u << arena::kFieldDeaths) | (1u << arena::kFieldRespawnTimer) |
+                                 (1u << arena::kFieldScore);
     return (fields & others) != 0;
 }
 
@@ -77,8 +80,8 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
         for (int bit = 0; bit < 32; ++bit)
             if (r.fields & (1u << bit)) ++p.fields[std::string(arena::ArenaGame::field_name(bit))];
         // The snap rule is about what would be drawn: the offset needed to keep the drawn player where it was
-        // (this correction's shift of the current prediction plus what was still showing), not the error at the
-        // acknowledged tick, which replaying the pending inputs can grow or shrink.
+        // (this correction's shift of the current prediction plus what was still showing), not the error at
+        // the acknowledged tick, which replaying the pending inputs can grow or shrink.
         if (r.snapped) {
             ++p.snapped;
             if (r.view_offset_m <= c.config().snap_distance_m) ++p.snapped_below_threshold;
@@ -87,7 +90,8 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
             if (r.view_offset_m > c.config().snap_distance_m) ++p.smoothed_above_threshold;
         }
         if (cfg_.series)
-            fig_.corrections.push_back(CorrectionPoint{static_cast<double>((now - start_).count) / 1e6, index, r.error_m, r.snapped});
+            fig_.corrections.push_back(CorrectionPoint{static_cast<double>((now - start_).count) / 1e6, index,
+                                                       r.error_m, r.snapped});
     }
     if (fresh > n) fig_.prediction.corrections += fresh - n;  // older than the log: counted, not measured
 }
@@ -102,7 +106,8 @@ void Match::take_events(Seat& s) {
 }
 
 namespace {
-/// The player in `slot` after `ticks` ticks of `world` with `input` for it and neutral input for everyone else.
+/// The player in `slot` after `ticks` ticks of `world` with `input` for it and neutral input for everyone
+/// else.
 arena::Player ticks_alone(arena::State world, int slot, const arena::Input& input, int ticks) {
     std::array<arena::Input, arena::kMaxPlayers> in{};
     in[static_cast<std::size_t>(slot)] = input;
@@ -122,7 +127,8 @@ void Match::client_frame(Seat& s, int index, Micros now) {
     if (s.playing) s.before_update = c.predicted_state();
     c.update(now);
     // The next frame: 1/fps stretched or shrunk by up to frame_jitter, so frames never line up with ticks.
-    const double jitter = cfg_.frame_jitter * (2.0 * (static_cast<double>(s.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
+    const double jitter =
+        cfg_.frame_jitter * (2.0 * (static_cast<double>(s.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
     const Micros frame{static_cast<std::int64_t>(std::llround(1e6 / cfg_.fps * (1.0 + jitter)))};
     s.next_frame = now + frame;
     take_events(s);
@@ -158,12 +164,15 @@ void Match::client_frame(Seat& s, int index, Micros now) {
     view.self = own;
     std::vector<DrawnPlayer> others;
     for (const auto& e : drawn) {
-        if (e.snap.kind != arena::EntityKind::kPlayer || e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers)) continue;
+        if (e.snap.kind != arena::EntityKind::kPlayer ||
+            e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
+            continue;
         if (e.predicted) {
-            // Smoothing: how far the drawn player moved beyond the prediction's own motion this frame (a visible
-            // jump). A reconciliation inside update() moves the prediction without the player moving; that shift is
-            // what the smoothing hides, so the motion is taken from re-running this frame's ticks on the world as it
-            // was before update(), the way the client predicts (own input, everyone else neutral).
+            // Smoothing: how far the drawn player moved beyond the prediction's own motion this frame (a
+            // visible jump). A reconciliation inside update() moves the prediction without the player moving;
+            // that shift is what the smoothing hides, so the motion is taken from re-running this frame's
+            // ticks on the world as it was before update(), the way the client predicts (own input, everyone
+            // else neutral).
             if (s.has_drawn && own.alive() && c.stats().hard_resyncs == resyncs_before) {
                 double mx = own.x - s.pred_x, my = own.y - s.pred_y;
                 if (c.stats().reconciliations != reconciled0) {
@@ -177,12 +186,13 @@ void Match::client_frame(Seat& s, int index, Micros now) {
                 if (!snapped && std::hypot(mx, my) < arena::kUnitsPerMeter)  // not a respawn teleport
                     fig_.prediction.max_drawn_step_m = std::max(fig_.prediction.max_drawn_step_m, step);
             }
-            // Nearly decayed (offset under 1 % of the largest smoothable one), the drawn player must be nearly where
-            // the prediction is.
+            // Nearly decayed (offset under 1 % of the largest smoothable one), the drawn player must be
+            // nearly where the prediction is.
             if (c.smoother().magnitude() < 0.01 * c.config().snap_distance_m && own.alive())
                 fig_.prediction.max_settled_offset_m =
                     std::max(fig_.prediction.max_settled_offset_m,
-                             std::hypot(double(e.snap.x - own.x), double(e.snap.y - own.y)) * arena::ArenaGame::kMetersPerUnit);
+                             std::hypot(double(e.snap.x - own.x), double(e.snap.y - own.y)) *
+                                 arena::ArenaGame::kMetersPerUnit);
             s.has_drawn = true;
             s.drawn_x = e.snap.x, s.drawn_y = e.snap.y, s.pred_x = own.x, s.pred_y = own.y;
             s.last_snaps = c.stats().snaps;
@@ -212,7 +222,8 @@ void Match::client_frame(Seat& s, int index, Micros now) {
     collect_corrections(s, index, now);
     const std::uint64_t snaps = c.stats().snapshots_received;
     if (snaps != s.last_snapshots) {
-        if (s.last_snapshot_at) gaps_ms_.push_back(static_cast<double>((now - *s.last_snapshot_at).count) / 1000.0);
+        if (s.last_snapshot_at)
+            gaps_ms_.push_back(static_cast<double>((now - *s.last_snapshot_at).count) / 1000.0);
         s.last_snapshot_at = now;
         s.last_snapshots = snaps;
     }

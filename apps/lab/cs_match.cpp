@@ -1,4 +1,5 @@
-// The client-server pass runner: network and sessions set-up, the virtual-time loop, server-side measurements.
+// The client-server pass runner: network and sessions set-up, the virtual-time loop, server-side
+// measurements.
 #include "cs_match_impl.hpp"
 
 #include <rewind/core/checksum.hpp>
@@ -13,7 +14,7 @@ using rwd::Micros;
 
 namespace {
 
-constexpr Micros kServerPoll{1000};    // the server is updated every millisecond
+constexpr Micros kServerPoll{1000};  // the server is updated every millisecond
 constexpr Micros kSampleEvery{100'000};
 
 Micros seconds(double s) { return Micros{static_cast<std::int64_t>(std::llround(s * 1e6))}; }
@@ -55,8 +56,8 @@ Match::Match(const PassConfig& config) : cfg_(config), tick_us_(1e6 / config.tic
         auto* ep = net_->create_endpoint(a).value();
         (void)net_->set_link(a, server_addr_, cfg_.up);
         (void)net_->set_link(server_addr_, a, cfg_.down);
-        seats_.emplace_back(a, std::make_unique<Client>(*ep, cc), cfg_.seed * 1000 + static_cast<std::uint64_t>(i),
-                            bot_config(cfg_.bots));
+        seats_.emplace_back(a, std::make_unique<Client>(*ep, cc),
+                            cfg_.seed * 1000 + static_cast<std::uint64_t>(i), bot_config(cfg_.bots));
     }
     if (cfg_.probe) {
         rwd::transport::Address a{"probe", 99};
@@ -92,7 +93,8 @@ PassFigures Match::run() {
         Seat* first = nullptr;
         int index = -1;
         for (std::size_t i = 0; i < seats_.size(); ++i)
-            if (!first || seats_[i].next_frame < first->next_frame) first = &seats_[i], index = static_cast<int>(i);
+            if (!first || seats_[i].next_frame < first->next_frame)
+                first = &seats_[i], index = static_cast<int>(i);
         if (!first || next_server <= first->next_frame) {
             if (next_server > end_) break;
             server_step(next_server);
@@ -122,9 +124,11 @@ void Match::server_step(Micros now) {
         bandwidth_.sample_full(server_->state(), header_bytes_);
         for (const Seat& s : seats_) {
             if (!s.playing || s.slot < 0) continue;
-            std::vector<std::uint32_t> ids;  // the entities of its newest snapshot, checked against that very tick
+            std::vector<std::uint32_t>
+                ids;  // the entities of its newest snapshot, checked against that very tick
             for (const auto& e : s.client->entity_buffer_stats()) ids.push_back(e.id);
-            bandwidth_.sample_interest(s.client->newest_server_tick(), s.slot, ids, cfg_.snapshots.aoi_radius_m);
+            bandwidth_.sample_interest(s.client->newest_server_tick(), s.slot, ids,
+                                       cfg_.snapshots.aoi_radius_m);
         }
     }
     if (probe_) probe_->update(now);
@@ -237,7 +241,8 @@ void Match::finish() {
         if (!s.playing) continue;
         ++fig_.playing;
         if (s.half_tick && end_ > s.half_at) {
-            const double hz = static_cast<double>(c.tick() - *s.half_tick) / (static_cast<double>((end_ - s.half_at).count) / 1e6);
+            const double hz = static_cast<double>(c.tick() - *s.half_tick) /
+                              (static_cast<double>((end_ - s.half_at).count) / 1e6);
             fig_.tick.client_tick_rate_min_hz = std::min(fig_.tick.client_tick_rate_min_hz, hz);
             fig_.tick.client_tick_rate_max_hz = std::max(fig_.tick.client_tick_rate_max_hz, hz);
         }
@@ -246,7 +251,8 @@ void Match::finish() {
         p.reconciliations += st.reconciliations;
         p.replayed_ticks += st.replayed_ticks;
         fig_.interp.starvations += st.interp_starvations;
-        fig_.interp.max_extrapolation_ticks = std::max(fig_.interp.max_extrapolation_ticks, st.max_extrapolation_seen_ticks);
+        fig_.interp.max_extrapolation_ticks =
+            std::max(fig_.interp.max_extrapolation_ticks, st.max_extrapolation_seen_ticks);
         fig_.channel.events_received += st.events_received;
         fig_.channel.events_out_of_order += st.events_out_of_order;
         const cs::ServerClientStats& sv = server_->client_stats(s.slot);
@@ -256,7 +262,8 @@ void Match::finish() {
         snapshots += sv.snapshots_sent;
         snapshot_bytes += sv.snapshot_bytes_total;
         bandwidth_.add_client(sv, cfg_.snapshot_rate);
-        fig_.bandwidth.max_snapshot_bytes = std::max<std::uint64_t>(fig_.bandwidth.max_snapshot_bytes, sv.max_snapshot_bytes);
+        fig_.bandwidth.max_snapshot_bytes =
+            std::max<std::uint64_t>(fig_.bandwidth.max_snapshot_bytes, sv.max_snapshot_bytes);
         fig_.shared.inputs_repeated += sv.inputs_repeated;
         fig_.shared.inputs_late += sv.inputs_late;
     }
@@ -264,15 +271,19 @@ void Match::finish() {
     fig_.interp.client_minutes *= minutes_factor;
     fig_.interp.extrapolation_cap_ticks = defaults.max_extrapolation_ticks;
     if (fig_.interp.client_minutes > 0)
-        fig_.interp.starvations_per_client_minute = static_cast<double>(fig_.interp.starvations) / fig_.interp.client_minutes;
+        fig_.interp.starvations_per_client_minute =
+            static_cast<double>(fig_.interp.starvations) / fig_.interp.client_minutes;
     if (fig_.interp.frames > 0) {
-        fig_.interp.extrapolated_share = static_cast<double>(fig_.interp.extrapolated_frames) / static_cast<double>(fig_.interp.frames);
-        fig_.interp.held_share = static_cast<double>(fig_.interp.held_frames) / static_cast<double>(fig_.interp.frames);
+        fig_.interp.extrapolated_share =
+            static_cast<double>(fig_.interp.extrapolated_frames) / static_cast<double>(fig_.interp.frames);
+        fig_.interp.held_share =
+            static_cast<double>(fig_.interp.held_frames) / static_cast<double>(fig_.interp.frames);
     }
     fig_.interp.delay_ticks = distribution(delays_);
     fig_.interp.buffer_ticks = distribution(buffers_);
 
-    fig_.clock.target_offset_ticks = server_->config().input_buffer_target;  // the clients adopt it at connect
+    fig_.clock.target_offset_ticks =
+        server_->config().input_buffer_target;  // the clients adopt it at connect
     fig_.clock.offset_ticks = distribution(offsets_);
     std::vector<double> err;
     for (double o : offsets_) err.push_back(std::abs(o - fig_.clock.target_offset_ticks));
@@ -297,7 +308,9 @@ void Match::finish() {
     fig_.shots.max_rewind_ms = cfg_.max_rewind_ms;
     fig_.bandwidth.kbps_down = distribution(kbps_down_);
     fig_.bandwidth.kbps_up = distribution(kbps_up_);
-    if (snapshots) fig_.bandwidth.mean_snapshot_bytes = static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
+    if (snapshots)
+        fig_.bandwidth.mean_snapshot_bytes =
+            static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
     bandwidth_.finish(fig_.bandwidth);
 
     if (probe_) {

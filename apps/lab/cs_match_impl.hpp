@@ -30,9 +30,9 @@ struct Seat {
     rwd::transport::Address addr;
     std::unique_ptr<Client> client;
     arena::Bot bot;
-    rwd::Rng rng;                    ///< frame timing and the script
+    rwd::Rng rng;  ///< frame timing and the script
     rwd::Micros next_frame{};
-    bool playing = false;            ///< reached the playing phase
+    bool playing = false;  ///< reached the playing phase
     int slot = -1;
     std::uint64_t seen_corrections = 0;
     std::uint64_t last_snapshots = 0;
@@ -77,8 +77,8 @@ private:
     std::unique_ptr<rwd::transport::SimNetwork> net_;
     rwd::transport::Address server_addr_{"server", 1};
     std::unique_ptr<Server> server_;
-    BandwidthMeter bandwidth_;         ///< snapshot bandwidth and interest figures
-    std::size_t header_bytes_ = 0;     ///< the transport's header per datagram
+    BandwidthMeter bandwidth_;      ///< snapshot bandwidth and interest figures
+    std::size_t header_bytes_ = 0;  ///< the transport's header per datagram
     std::vector<Seat> seats_;
     std::unique_ptr<Probe> probe_;
     rwd::client_server::ServerClientStats probe_stats_{};  // the probe's seat stats, last seen while seated
@@ -86,14 +86,17 @@ private:
     arena::State server_prev_{};
     rwd::Micros next_sample_{};
     std::vector<arena::ArenaGame::EntityRecord> scratch_;
-    std::map<std::uint32_t, std::uint64_t> client_own_hash_;  ///< compare_own: tick -> first prediction's hash
-    /// Where every player was on the server's recent ticks (ring by tick), to tell pushes from mispredictions.
+    std::map<std::uint32_t, std::uint64_t>
+        client_own_hash_;  ///< compare_own: tick -> first prediction's hash
+    /// Where every player was on the server's recent ticks (ring by tick), to tell pushes from
+    /// mispredictions.
     struct Body {
         std::int32_t x = 0, y = 0;
         bool alive = false;
     };
     static constexpr std::size_t kBodyTicks = 64;
-    std::vector<std::array<Body, arena::kMaxPlayers>> bodies_ = std::vector<std::array<Body, arena::kMaxPlayers>>(kBodyTicks);
+    std::vector<std::array<Body, arena::kMaxPlayers>> bodies_ =
+        std::vector<std::array<Body, arena::kMaxPlayers>>(kBodyTicks);
     std::vector<std::uint32_t> body_tick_ = std::vector<std::uint32_t>(kBodyTicks, 0xFFFFFFFFu);
 
     // Samples gathered while running (second half of the match unless noted).

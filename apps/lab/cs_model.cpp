@@ -1,7 +1,8 @@
-// The client-server model of the lab: four passes (scenario, 0 ms, scripted solo, 10 % loss), graded and charted.
+// The client-server model of the lab: four passes (scenario, 0 ms, scripted solo, 10 % loss), graded and
+// charted.
+#include "bandwidth_grades.hpp"
 #include "cs_charts.hpp"
 #include "cs_grade.hpp"
-#include "bandwidth_grades.hpp"
 #include "cs_match.hpp"
 #include "model.hpp"
 
@@ -19,7 +20,8 @@ struct Passes {
     PassConfig main, zero, shared, loss;
 };
 
-Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up, const rwd::transport::LinkConfig& down) {
+Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
+            const rwd::transport::LinkConfig& down) {
     PassConfig base;
     base.players = o.players;
     base.duration_s = o.duration_s;
@@ -72,28 +74,34 @@ ModelResult run_client_server(const LabOptions& o) {
 
     CsRules rules;
     rules.tick_rate = o.tick_rate;
-    // A smoothed offset (at most the snap distance) decays by exp(-frame / time constant) per frame: that is the
-    // largest honest frame-to-frame move of the drawn player beyond its prediction.
+    // A smoothed offset (at most the snap distance) decays by exp(-frame / time constant) per frame: that is
+    // the largest honest frame-to-frame move of the drawn player beyond its prediction.
     const rwd::client_server::ClientConfig cc;
     const double longest_frame_s = (1.0 + o.frame_jitter) / o.render_fps;
-    rules.max_drawn_step_m = cc.snap_distance_m * (1.0 - std::exp(-longest_frame_s / cc.smoothing_time.seconds()));
+    rules.max_drawn_step_m =
+        cc.snap_distance_m * (1.0 - std::exp(-longest_frame_s / cc.smoothing_time.seconds()));
     ModelResult r;
-    r.header.push_back(fmt("rewind-lab  model client-server  players %d  duration %.0f s  seed %llu", o.players, o.duration_s,
-                           static_cast<unsigned long long>(o.seed)));
-    r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps +-%.0f%%  rewind cap %d ms", o.tick_rate,
-                           o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0, o.max_rewind_ms));
+    r.header.push_back(fmt("rewind-lab  model client-server  players %d  duration %.0f s  seed %llu",
+                           o.players, o.duration_s, static_cast<unsigned long long>(o.seed)));
+    r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps +-%.0f%%  rewind cap %d ms",
+                           o.tick_rate, o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0,
+                           o.max_rewind_ms));
     r.header.push_back("  profile " + o.profile + "  up: " + describe_link(up));
     r.header.push_back("  down: " + describe_link(down));
-    r.header.push_back(fmt("  passes: main %.0f s (+ probe client), 0 ms %.0f s, scripted solo %.0f s (latency only), "
-                           "10%% loss %.0f s",
-                           p.main.duration_s, p.zero.duration_s, p.shared.duration_s, p.loss.duration_s));
+    r.header.push_back(
+        fmt("  passes: main %.0f s (+ probe client), 0 ms %.0f s, scripted solo %.0f s (latency only), "
+            "10%% loss %.0f s",
+            p.main.duration_s, p.zero.duration_s, p.shared.duration_s, p.loss.duration_s));
     r.verdict = grade_client_server(f, rules);
     for (const PassFigures* pf : {&f.main, &f.zero_latency, &f.shared_step, &f.loss_10, &f.bandwidth_64})
-        r.notes.push_back(fmt("  pass %-13s %5.1f simulated s in %5.2f wall s; %d/%d playing, %llu dropped", pf->name.c_str(),
-                              pf->simulated_s, pf->wall_s, pf->playing, pf->players,
+        r.notes.push_back(fmt("  pass %-13s %5.1f simulated s in %5.2f wall s; %d/%d playing, %llu dropped",
+                              pf->name.c_str(), pf->simulated_s, pf->wall_s, pf->playing, pf->players,
                               static_cast<unsigned long long>(pf->disconnects)));
-    r.figures["passes"] = {{"main", f.main}, {"zero_latency", f.zero_latency}, {"shared_step", f.shared_step},
-                           {"loss_10", f.loss_10}, {"bandwidth_64", f.bandwidth_64}};
+    r.figures["passes"] = {{"main", f.main},
+                           {"zero_latency", f.zero_latency},
+                           {"shared_step", f.shared_step},
+                           {"loss_10", f.loss_10},
+                           {"bandwidth_64", f.bandwidth_64}};
     r.figures["rules"] = {{"px_per_m", rules.px_per_m},
                           {"offset_error_ticks", rules.offset_error_ticks},
                           {"max_extrapolated_share", rules.max_extrapolated_share},

@@ -17,7 +17,7 @@ namespace {
 struct RawInputPacket {
     std::uint32_t sequence = 0;
     std::uint32_t tick = 0;
-    std::uint32_t count = 1;      ///< 3 bits on the wire; the protocol allows 0..4
+    std::uint32_t count = 1;         ///< 3 bits on the wire; the protocol allows 0..4
     std::uint32_t move_x_raw = 127;  ///< 8-bit offset from -127; 255 encodes an axis of +128 (out of range)
     std::uint32_t move_y_raw = 127;
 };
@@ -31,8 +31,9 @@ bool serialize(Stream& s, RawInputPacket& p) {
               serialize_bits(s, p.tick, 32) && serialize_bits(s, p.count, 3);
     for (std::uint32_t i = 0; ok && i < (p.count < 4 ? p.count : 4); ++i) {
         std::uint32_t aim = 0;
-        ok = serialize_bits(s, p.move_x_raw, 8) && serialize_bits(s, p.move_y_raw, 8) && serialize_bits(s, zero, 4) &&
-             serialize_bits(s, aim, 16) && serialize_bits(s, zero, 6) && serialize_bits(s, zero, 16);
+        ok = serialize_bits(s, p.move_x_raw, 8) && serialize_bits(s, p.move_y_raw, 8) &&
+             serialize_bits(s, zero, 4) && serialize_bits(s, aim, 16) && serialize_bits(s, zero, 6) &&
+             serialize_bits(s, zero, 16);
     }
     std::uint32_t ping = 1;
     return ok && serialize_bits(s, zero, 1) && serialize_bits(s, ping, 32);

@@ -1,4 +1,5 @@
-// The adversarial probe: a modified client speaking the client-server protocol by hand to test server authority.
+// The adversarial probe: a modified client speaking the client-server protocol by hand to test server
+// authority.
 #pragma once
 
 #include <arena/arena_game.hpp>
@@ -14,21 +15,22 @@ namespace lab {
 
 /// When the probe misbehaves, as times since the match started.
 struct ProbeSchedule {
-    rwd::Micros run_from{};    ///< walks at full deflection from here (baseline top speed)
-    rwd::Micros bad_from{};    ///< sends out-of-range input packets from here
-    int bad_packets = 10;      ///< how many (below the server's malformed kick limit)
-    rwd::Micros flood_from{};  ///< claims four ticks of input per tick from here ...
-    rwd::Micros flood_until{}; ///< ... until here
-    rwd::Micros stale_from{};  ///< fires claiming a view ~1 s old from here ...
-    rwd::Micros stale_until{}; ///< ... until here
+    rwd::Micros run_from{};     ///< walks at full deflection from here (baseline top speed)
+    rwd::Micros bad_from{};     ///< sends out-of-range input packets from here
+    int bad_packets = 10;       ///< how many (below the server's malformed kick limit)
+    rwd::Micros flood_from{};   ///< claims four ticks of input per tick from here ...
+    rwd::Micros flood_until{};  ///< ... until here
+    rwd::Micros stale_from{};   ///< fires claiming a view ~1 s old from here ...
+    rwd::Micros stale_until{};  ///< ... until here
 };
 
-/// A client that connects like any other, then sends what a modified client could: axes beyond the wire range,
-/// an impossible input count, more inputs than ticks, and shots stamped with a view older than the rewind cap.
+/// A client that connects like any other, then sends what a modified client could: axes beyond the wire
+/// range, an impossible input count, more inputs than ticks, and shots stamped with a view older than the
+/// rewind cap.
 class Probe {
 public:
-    /// A probe on `transport` that will connect to `server`; `lead_ticks` is how far ahead of the newest snapshot
-    /// it stamps its inputs (the lab derives it from the configured latencies).
+    /// A probe on `transport` that will connect to `server`; `lead_ticks` is how far ahead of the newest
+    /// snapshot it stamps its inputs (the lab derives it from the configured latencies).
     Probe(rwd::transport::Transport& transport, const rwd::transport::Address& server, int tick_rate_hz,
           double lead_ticks, ProbeSchedule schedule);
 

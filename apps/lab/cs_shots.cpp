@@ -55,14 +55,16 @@ void ShotTracker::on_server_tick(rwd::Tick tick, const arena::State& before, con
     std::vector<Pending> shots = std::move(it->second);
     pending_.erase(it);
     // Group by target: the damage a target took this tick is shared by everyone who hit it on screen.
-    std::sort(shots.begin(), shots.end(), [](const Pending& a, const Pending& b) { return a.target < b.target; });
+    std::sort(shots.begin(), shots.end(),
+              [](const Pending& a, const Pending& b) { return a.target < b.target; });
     for (std::size_t i = 0; i < shots.size();) {
         const int target = shots[i].target;
         std::size_t j = i;
         std::vector<Pending> fired;
         for (; j < shots.size() && shots[j].target == target; ++j) {
             const auto shooter = static_cast<std::size_t>(shots[j].shooter);
-            // A rifle shot this tick leaves the cooldown at exactly the interval (it counts down before firing).
+            // A rifle shot this tick leaves the cooldown at exactly the interval (it counts down before
+            // firing).
             if (!before.players[shooter].alive()) {
                 ++shooter_dead_;
                 judged(shots[j], false);
@@ -89,7 +91,8 @@ void ShotTracker::on_server_tick(rwd::Tick tick, const arena::State& before, con
         } else if (damage <= 0) {
             for (const Pending& p : fired) judged(p, false);
         } else {
-            ambiguous_ += fired.size();  // some of several shots landed; which ones cannot be told from the damage
+            ambiguous_ +=
+                fired.size();  // some of several shots landed; which ones cannot be told from the damage
         }
     }
 }

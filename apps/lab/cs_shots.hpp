@@ -15,14 +15,15 @@ namespace lab {
 
 /// A remote player as a client drew it.
 struct DrawnPlayer {
-    int slot = 0;           ///< its slot
-    std::int32_t x = 0;     ///< drawn centre, grid units
+    int slot = 0;        ///< its slot
+    std::int32_t x = 0;  ///< drawn centre, grid units
     std::int32_t y = 0;
-    bool alive = false;     ///< drawn on the field
+    bool alive = false;  ///< drawn on the field
 };
 
-/// The player the shooter's screen shows its rifle shot hitting: the same ray the game casts (walls stop it, the
-/// nearest circle wins), from the shooter's predicted position along its aim, against the drawn players. -1: miss.
+/// The player the shooter's screen shows its rifle shot hitting: the same ray the game casts (walls stop it,
+/// the nearest circle wins), from the shooter's predicted position along its aim, against the drawn players.
+/// -1: miss.
 int on_screen_target(const arena::Player& shooter, int shooter_slot, std::span<const DrawnPlayer> drawn);
 
 /// Matches client-side shots with the server's ticks.
@@ -45,7 +46,8 @@ private:
         bool within_cap = true;
     };
     void judged(const Pending& p, bool registered);
-    std::map<std::uint32_t, std::vector<Pending>> pending_;  // by tick value (ticks stay far from the wrap here)
+    std::map<std::uint32_t, std::vector<Pending>>
+        pending_;  // by tick value (ticks stay far from the wrap here)
     std::vector<double> rewinds_;
     std::uint64_t shots_ = 0, hits_ = 0, registered_ = 0, not_registered_ = 0, dead_ = 0, silent_ = 0;
     std::uint64_t ambiguous_ = 0, unresolved_ = 0, shooter_dead_ = 0;

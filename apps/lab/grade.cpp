@@ -15,11 +15,13 @@ void Verdict::skip(std::string item, std::string measured, std::string why) {
 }
 
 int Verdict::passed() const {
-    return static_cast<int>(std::count_if(grades.begin(), grades.end(), [](const Grade& g) { return g.graded && g.pass; }));
+    return static_cast<int>(
+        std::count_if(grades.begin(), grades.end(), [](const Grade& g) { return g.graded && g.pass; }));
 }
 
 int Verdict::failed() const {
-    return static_cast<int>(std::count_if(grades.begin(), grades.end(), [](const Grade& g) { return g.graded && !g.pass; }));
+    return static_cast<int>(
+        std::count_if(grades.begin(), grades.end(), [](const Grade& g) { return g.graded && !g.pass; }));
 }
 
 bool Verdict::all_pass() const { return passed() > 0 && failed() == 0; }
@@ -34,7 +36,8 @@ void print_verdict(const Verdict& verdict, std::FILE* out) {
     std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", "", iw, "item", mw, "measured", "target");
     for (const auto& g : verdict.grades) {
         const char* mark = !g.graded ? "----" : g.pass ? "PASS" : "FAIL";
-        std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", mark, iw, g.item.c_str(), mw, g.measured.c_str(), g.target.c_str());
+        std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", mark, iw, g.item.c_str(), mw, g.measured.c_str(),
+                     g.target.c_str());
     }
     std::fprintf(out, "checklist: %d passed, %d failed\n", verdict.passed(), verdict.failed());
 }

@@ -13,7 +13,7 @@ struct Grade {
     std::string measured;  ///< the figure measured in this run, with units
     std::string target;    ///< what the figure must satisfy
     bool pass = false;
-    bool graded = true;    ///< false: shown for information, counted neither as passed nor as failed
+    bool graded = true;  ///< false: shown for information, counted neither as passed nor as failed
 };
 
 /// The graded items of one run.

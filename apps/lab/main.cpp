@@ -9,8 +9,9 @@
 
 int main(int argc, char** argv) {
     lab::LabOptions options;
-    CLI::App app{"rewind-lab: one server and N bot clients in one process over SimNetwork, on virtual time; "
-                 "prints the graded verification checklist and exits non-zero if an item fails"};
+    CLI::App app{
+        "rewind-lab: one server and N bot clients in one process over SimNetwork, on virtual time; "
+        "prints the graded verification checklist and exits non-zero if an item fails"};
     lab::add_options(app, options);
     CLI11_PARSE(app, argc, argv);
     if (auto s = options.validate(); !s) {
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
     const lab::ModelEntry* model = lab::find_model(options.model);
     if (!model) {
         std::fprintf(stderr, "rewind-lab: unknown model '%s' (known:", options.model.c_str());
-        for (const auto& m : lab::models()) std::fprintf(stderr, " %.*s", static_cast<int>(m.name.size()), m.name.data());
+        for (const auto& m : lab::models())
+            std::fprintf(stderr, " %.*s", static_cast<int>(m.name.size()), m.name.data());
         std::fprintf(stderr, ")\n");
         return 2;
     }

@@ -8,9 +8,12 @@ namespace lab {
 namespace {
 
 constexpr std::array kModels{
-    ModelEntry{"client-server", "authoritative server, prediction, interpolation, lag compensation", &run_client_server},
-    ModelEntry{"rollback", "GGPO-style P2P rollback, 2..4 peers: rollback depth, re-simulation, determinism", &run_rollback},
-    ModelEntry{"lockstep", "deterministic lockstep (prediction window 0), 2..4 peers: stalls, determinism", &run_lockstep},
+    ModelEntry{"client-server", "authoritative server, prediction, interpolation, lag compensation",
+               &run_client_server},
+    ModelEntry{"rollback", "GGPO-style P2P rollback, 2..4 peers: rollback depth, re-simulation, determinism",
+               &run_rollback},
+    ModelEntry{"lockstep", "deterministic lockstep (prediction window 0), 2..4 peers: stalls, determinism",
+               &run_lockstep},
 };
 
 }  // namespace

@@ -43,13 +43,16 @@ rwd::Result<rwd::transport::LinkConfig> build(const LabOptions& o, const LinkKno
 
 void add_knobs(CLI::App& app, LinkKnobs& k, const std::string& prefix, const std::string& which) {
     app.add_option("--" + prefix + "latency", k.latency_ms, "mean one-way latency in ms" + which);
-    app.add_option("--" + prefix + "jitter", k.jitter_ms, "one-way jitter (standard deviation) in ms" + which);
+    app.add_option("--" + prefix + "jitter", k.jitter_ms,
+                   "one-way jitter (standard deviation) in ms" + which);
     app.add_option("--" + prefix + "loss", k.loss_pct, "random packet loss in percent" + which);
-    app.add_option("--" + prefix + "burst", k.burst_pct, "chance per packet of a loss burst, percent" + which);
+    app.add_option("--" + prefix + "burst", k.burst_pct,
+                   "chance per packet of a loss burst, percent" + which);
     app.add_option("--" + prefix + "burst-len", k.burst_len, "mean loss burst length in packets" + which);
     app.add_option("--" + prefix + "dup", k.dup_pct, "packet duplication in percent" + which);
     app.add_option("--" + prefix + "reorder", k.reorder_pct, "packet reordering in percent" + which);
-    app.add_option("--" + prefix + "bandwidth", k.bandwidth_kbps, "bottleneck in kbit/s, 0 = unlimited" + which);
+    app.add_option("--" + prefix + "bandwidth", k.bandwidth_kbps,
+                   "bottleneck in kbit/s, 0 = unlimited" + which);
 }
 
 std::string pct(double p) {
@@ -79,7 +82,8 @@ rwd::Status LabOptions::validate() const {
 }
 
 void add_options(CLI::App& app, LabOptions& o) {
-    app.add_option("--model", o.model, "sync model: client-server, rollback, lockstep")->capture_default_str();
+    app.add_option("--model", o.model, "sync model: client-server, rollback, lockstep")
+        ->capture_default_str();
     app.add_option("--players", o.players, "bot-driven players")->capture_default_str();
     app.add_option("--duration", o.duration_s, "simulated seconds of the main match")->capture_default_str();
     app.add_option("--seed", o.seed, "seed of the network, bots and frame timing")->capture_default_str();
@@ -88,8 +92,10 @@ void add_options(CLI::App& app, LabOptions& o) {
         ->capture_default_str();
     app.add_option("--snapshot-rate", o.snapshot_rate, "snapshots per second")->capture_default_str();
     app.add_option("--fps", o.render_fps, "client render frames per second")->capture_default_str();
-    app.add_option("--frame-jitter", o.frame_jitter, "frame time spread, fraction of a frame")->capture_default_str();
-    app.add_option("--max-rewind-ms", o.max_rewind_ms, "server lag-compensation cap in ms")->capture_default_str();
+    app.add_option("--frame-jitter", o.frame_jitter, "frame time spread, fraction of a frame")
+        ->capture_default_str();
+    app.add_option("--max-rewind-ms", o.max_rewind_ms, "server lag-compensation cap in ms")
+        ->capture_default_str();
     std::string names;
     for (auto n : rwd::transport::link_profile_names()) names += std::string(n) + ", ";
     app.add_option("--profile", o.profile, "link profile for both directions: " + names + "none")
@@ -107,12 +113,13 @@ rwd::Result<rwd::transport::LinkConfig> down_link(const LabOptions& o) { return 
 
 std::string describe_link(const rwd::transport::LinkConfig& c) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%.0f ms ± %.0f ms, %s loss", static_cast<double>(c.latency.count) / 1000.0,
-                  static_cast<double>(c.jitter.count) / 1000.0,
+    std::snprintf(buf, sizeof buf, "%.0f ms ± %.0f ms, %s loss",
+                  static_cast<double>(c.latency.count) / 1000.0, static_cast<double>(c.jitter.count) / 1000.0,
                   pct(c.loss).c_str());
     std::string s = buf;
     if (c.burst.enabled())
-        s += ", bursts " + pct(c.burst.p_good_to_bad) + " x " + std::to_string(1.0 / c.burst.p_bad_to_good).substr(0, 4);
+        s += ", bursts " + pct(c.burst.p_good_to_bad) + " x " +
+             std::to_string(1.0 / c.burst.p_bad_to_good).substr(0, 4);
     if (c.duplicate > 0) s += ", " + pct(c.duplicate) + " dup";
     if (c.reorder > 0) s += ", " + pct(c.reorder) + " reorder";
     if (c.bandwidth_kbps > 0) s += ", " + std::to_string(c.bandwidth_kbps) + " kbit/s";

@@ -19,8 +19,12 @@ constexpr double kLeft = 80, kRight = 24, kTop = 48, kBottom = 56;
 struct Rgb {
     double r, g, b;
 };
-constexpr std::array<Rgb, 6> kPalette{{{0.12, 0.47, 0.71}, {0.84, 0.15, 0.16}, {0.17, 0.63, 0.17},
-                                        {1.0, 0.5, 0.05}, {0.58, 0.4, 0.74}, {0.55, 0.34, 0.29}}};
+constexpr std::array<Rgb, 6> kPalette{{{0.12, 0.47, 0.71},
+                                       {0.84, 0.15, 0.16},
+                                       {0.17, 0.63, 0.17},
+                                       {1.0, 0.5, 0.05},
+                                       {0.58, 0.4, 0.74},
+                                       {0.55, 0.34, 0.29}}};
 
 /// A "nice" step (1, 2 or 5 times a power of ten) giving about `target` intervals over `span`.
 double nice_step(double span, int target) {
@@ -127,8 +131,10 @@ bool write_chart_png(const Chart& chart, const std::string& path, std::string& e
                 pen_down = false;
                 continue;
             }
-            if (pen_down) cairo_line_to(cr, px(s.x[k]), py(s.y[k]));
-            else cairo_move_to(cr, px(s.x[k]), py(s.y[k]));
+            if (pen_down)
+                cairo_line_to(cr, px(s.x[k]), py(s.y[k]));
+            else
+                cairo_move_to(cr, px(s.x[k]), py(s.y[k]));
             pen_down = true;
         }
         cairo_stroke(cr);

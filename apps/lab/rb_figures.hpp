@@ -13,70 +13,71 @@ namespace lab {
 
 /// One peer's figures at the end of a pass.
 struct RbPeerFigures {
-    int index = 0;                                 ///< the peer's slot
-    std::int64_t final_frame = 0;                  ///< next frame it would simulate
-    std::int64_t confirmed_frame = -1;             ///< newest frame with every input final
-    std::uint64_t frames_advanced = 0;             ///< frames simulated the first time
-    std::uint64_t frames_resimulated = 0;          ///< frames simulated again by rollbacks
-    std::uint64_t rollbacks = 0;                   ///< rollbacks
-    std::vector<std::uint64_t> rollback_depth;     ///< rollbacks by depth (index = frames re-simulated)
-    int max_depth = 0;                             ///< deepest rollback
-    double resimulated_per_s = 0;                  ///< frames re-simulated per second of running
-    double resim_us_per_frame = 0;                 ///< rollback time (load + re-simulation + saves) per re-simulated frame
-    double step_us = 0;                            ///< mean time of one G::step
-    double save_us = 0;                            ///< mean time of one save
-    double load_us = 0;                            ///< mean time of one load
-    double max_rollback_us = 0;                    ///< the most expensive rollback
-    std::uint64_t stalls_prediction = 0;           ///< advance() refused at the prediction threshold (lockstep: waits)
-    std::uint64_t stalls_time_sync = 0;            ///< frames skipped by the time-sync backstop
-    std::uint64_t time_sync_events = 0;            ///< changes of the recommended speed
-    double time_scale_min = 1, time_scale_max = 1; ///< range of the recommended speed followed
-    Dist frames_ahead;                             ///< |frames ahead of the slowest peer|, sampled
-    std::uint64_t checksums_compared = 0;          ///< checksums the session compared with its peers
-    std::uint64_t desyncs = 0;                     ///< desync events raised by the session
-    std::uint64_t malformed = 0;                   ///< packets dropped as malformed
-    double kbps_sent = 0;                          ///< mean send rate to all peers (payload + transport header)
-    double kbps_received = 0;                      ///< mean receive rate from all peers
-    double ping_ms = 0;                            ///< mean smoothed RTT to its peers at the end
-    std::uint64_t disconnects = 0;                 ///< players it saw disconnect (must be 0)
+    int index = 0;                              ///< the peer's slot
+    std::int64_t final_frame = 0;               ///< next frame it would simulate
+    std::int64_t confirmed_frame = -1;          ///< newest frame with every input final
+    std::uint64_t frames_advanced = 0;          ///< frames simulated the first time
+    std::uint64_t frames_resimulated = 0;       ///< frames simulated again by rollbacks
+    std::uint64_t rollbacks = 0;                ///< rollbacks
+    std::vector<std::uint64_t> rollback_depth;  ///< rollbacks by depth (index = frames re-simulated)
+    int max_depth = 0;                          ///< deepest rollback
+    double resimulated_per_s = 0;               ///< frames re-simulated per second of running
+    double resim_us_per_frame = 0;  ///< rollback time (load + re-simulation + saves) per re-simulated frame
+    double step_us = 0;             ///< mean time of one G::step
+    double save_us = 0;             ///< mean time of one save
+    double load_us = 0;             ///< mean time of one load
+    double max_rollback_us = 0;     ///< the most expensive rollback
+    std::uint64_t stalls_prediction = 0;  ///< advance() refused at the prediction threshold (lockstep: waits)
+    std::uint64_t stalls_time_sync = 0;   ///< frames skipped by the time-sync backstop
+    std::uint64_t time_sync_events = 0;   ///< changes of the recommended speed
+    double time_scale_min = 1, time_scale_max = 1;  ///< range of the recommended speed followed
+    Dist frames_ahead;                              ///< |frames ahead of the slowest peer|, sampled
+    std::uint64_t checksums_compared = 0;           ///< checksums the session compared with its peers
+    std::uint64_t desyncs = 0;                      ///< desync events raised by the session
+    std::uint64_t malformed = 0;                    ///< packets dropped as malformed
+    double kbps_sent = 0;           ///< mean send rate to all peers (payload + transport header)
+    double kbps_received = 0;       ///< mean receive rate from all peers
+    double ping_ms = 0;             ///< mean smoothed RTT to its peers at the end
+    std::uint64_t disconnects = 0;  ///< players it saw disconnect (must be 0)
 };
 
 /// The determinism check of a pass.
 struct RbDeterminism {
-    std::int64_t frames = 0;                 ///< confirmed frames every peer has (0..frames-1)
-    std::uint64_t pair_comparisons = 0;      ///< (peer pair, frame) checksum comparisons
-    std::uint64_t pair_mismatches = 0;       ///< of those, different
-    std::int64_t first_pair_mismatch = -1;   ///< first frame two peers disagree on
-    std::uint64_t replay_comparisons = 0;    ///< (peer, frame) comparisons against the single-process replay
-    std::uint64_t replay_mismatches = 0;     ///< of those, different
-    std::int64_t first_replay_mismatch = -1; ///< first frame a peer disagrees with the replay
-    std::uint64_t input_comparisons = 0;     ///< (peer, slot, frame) confirmed inputs checked against what was sent
-    std::uint64_t input_mismatches = 0;      ///< of those, different
-    std::uint64_t missing_checksums = 0;     ///< confirmed frames whose checksum a peer could not report
-    std::uint64_t desync_events = 0;         ///< desync_detected events, all peers
+    std::int64_t frames = 0;                  ///< confirmed frames every peer has (0..frames-1)
+    std::uint64_t pair_comparisons = 0;       ///< (peer pair, frame) checksum comparisons
+    std::uint64_t pair_mismatches = 0;        ///< of those, different
+    std::int64_t first_pair_mismatch = -1;    ///< first frame two peers disagree on
+    std::uint64_t replay_comparisons = 0;     ///< (peer, frame) comparisons against the single-process replay
+    std::uint64_t replay_mismatches = 0;      ///< of those, different
+    std::int64_t first_replay_mismatch = -1;  ///< first frame a peer disagrees with the replay
+    std::uint64_t input_comparisons =
+        0;  ///< (peer, slot, frame) confirmed inputs checked against what was sent
+    std::uint64_t input_mismatches = 0;   ///< of those, different
+    std::uint64_t missing_checksums = 0;  ///< confirmed frames whose checksum a peer could not report
+    std::uint64_t desync_events = 0;      ///< desync_detected events, all peers
 };
 
 /// One sample of one peer over time.
 struct RbSample {
-    double t = 0;                ///< seconds since the pass started
-    int peer = 0;                ///< which peer
-    int max_depth = 0;           ///< deepest rollback since the previous sample
-    double frames_ahead = 0;     ///< the session's frames_ahead()
-    double time_scale = 1;       ///< the recommended speed
-    double resim_per_s = 0;      ///< frames re-simulated per second since the previous sample
+    double t = 0;             ///< seconds since the pass started
+    int peer = 0;             ///< which peer
+    int max_depth = 0;        ///< deepest rollback since the previous sample
+    double frames_ahead = 0;  ///< the session's frames_ahead()
+    double time_scale = 1;    ///< the recommended speed
+    double resim_per_s = 0;   ///< frames re-simulated per second since the previous sample
 };
 
 /// Everything a pass measured.
 struct RbFigures {
-    std::string mode;                  ///< "rollback" or "lockstep"
-    int players = 2;                   ///< peers
-    int input_delay = 2;               ///< frames of input delay
-    int max_prediction = 8;            ///< prediction window (0 = lockstep)
-    double simulated_s = 0;            ///< simulated seconds of the match (after the mesh connected)
-    double running_s = 0;              ///< of those, with every session running
-    double wall_s = 0;                 ///< wall seconds the pass took
-    double connect_s = 0;              ///< simulated seconds the transport mesh took to connect
-    std::vector<RbPeerFigures> peers;  ///< per peer
+    std::string mode;                           ///< "rollback" or "lockstep"
+    int players = 2;                            ///< peers
+    int input_delay = 2;                        ///< frames of input delay
+    int max_prediction = 8;                     ///< prediction window (0 = lockstep)
+    double simulated_s = 0;                     ///< simulated seconds of the match (after the mesh connected)
+    double running_s = 0;                       ///< of those, with every session running
+    double wall_s = 0;                          ///< wall seconds the pass took
+    double connect_s = 0;                       ///< simulated seconds the transport mesh took to connect
+    std::vector<RbPeerFigures> peers;           ///< per peer
     std::vector<std::uint64_t> rollback_depth;  ///< rollbacks by depth, all peers
     std::uint64_t rollbacks = 0;                ///< all peers
     std::uint64_t frames_resimulated = 0;       ///< all peers

@@ -1,4 +1,5 @@
-// The rollback/lockstep pass runner: mesh set-up, the virtual-time loop of every peer's frame clock, collection.
+// The rollback/lockstep pass runner: mesh set-up, the virtual-time loop of every peer's frame clock,
+// collection.
 #include "rb_match.hpp"
 
 #include <arena/arena_game.hpp>
@@ -31,9 +32,9 @@ Micros seconds(double s) { return Micros{static_cast<std::int64_t>(std::llround(
 // The statistics-only clock: the sessions time save/load/step with it. The simulation never reads it, so runs
 // stay exactly repeatable; only the timing figures vary from run to run.
 std::uint64_t wall_ns(void*) {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
 }
 
 /// One machine of the mesh and what the lab tracks about it.
@@ -43,8 +44,8 @@ struct RbPeer {
     rwd::transport::Transport* ep = nullptr;
     std::unique_ptr<Session> session;
     arena::Bot bot;
-    rwd::Rng rng;            // render frame timing
-    rwd::FixedStep clock;    // the frame clock, run at the session's recommended speed
+    rwd::Rng rng;          // render frame timing
+    rwd::FixedStep clock;  // the frame clock, run at the session's recommended speed
     Micros next_frame{};
     Micros last_frame{};
     Frame last_input_frame = rwd::rollback::kNullFrame;
@@ -52,14 +53,17 @@ struct RbPeer {
     std::vector<std::uint64_t> checksums;         // by frame
     std::vector<bool> has_checksum;               // by frame
     std::optional<Micros> running_at;
-    std::array<std::uint64_t, rwd::rollback::kRollbackHistogramSize> last_depths{};  // histogram at the last sample
+    std::array<std::uint64_t, rwd::rollback::kRollbackHistogramSize>
+        last_depths{};                                           // histogram at the last sample
     std::deque<std::pair<Micros, std::uint64_t>> resim_history;  // (time, frames re-simulated), last second
     std::vector<double> ahead_samples;
     double scale_min = 1, scale_max = 1;
     std::uint64_t desyncs = 0, disconnects = 0;
 
     RbPeer(int i, std::uint64_t seed, int tick_rate)
-        : index(i), bot(seed * 1000 + static_cast<std::uint64_t>(i)), rng(seed, 0x7262 + static_cast<std::uint64_t>(i)),
+        : index(i),
+          bot(seed * 1000 + static_cast<std::uint64_t>(i)),
+          rng(seed, 0x7262 + static_cast<std::uint64_t>(i)),
           clock(rwd::FixedStepConfig{tick_rate, 8}) {}
 };
 
@@ -76,7 +80,8 @@ public:
         peers_.reserve(static_cast<std::size_t>(c.players));
         for (int i = 0; i < c.players; ++i) {
             RbPeer& p = peers_.emplace_back(i, c.seed, c.tick_rate);
-            p.addr = rwd::transport::Address{"peer" + std::to_string(i), static_cast<std::uint16_t>(7000 + i)};
+            p.addr =
+                rwd::transport::Address{"peer" + std::to_string(i), static_cast<std::uint16_t>(7000 + i)};
             p.ep = net_->listen(p.addr, 8).value();
         }
         for (int i = 0; i < c.players; ++i)
@@ -117,7 +122,9 @@ private:
                     now_ += Micros{1000};
                     net_->advance_to(now_);
                     rwd::transport::TransportEvent e;
-                    while (peers_[i].ep->poll(e)) i_ok = i_ok || (e.type == rwd::transport::TransportEvent::Type::connected && e.peer == *ij);
+                    while (peers_[i].ep->poll(e))
+                        i_ok = i_ok ||
+                               (e.type == rwd::transport::TransportEvent::Type::connected && e.peer == *ij);
                     while (peers_[j].ep->poll(e))
                         if (e.type == rwd::transport::TransportEvent::Type::connected) ji = e.peer;
                 }
@@ -171,8 +178,10 @@ private:
 
     // One render frame of a peer: the frame clock (at the recommended speed) says how many frames are due.
     void render_frame(RbPeer& p) {
-        const double jitter = cfg_.frame_jitter * (2.0 * (static_cast<double>(p.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
-        p.next_frame = now_ + Micros{static_cast<std::int64_t>(std::llround(1e6 / cfg_.fps * (1.0 + jitter)))};
+        const double jitter =
+            cfg_.frame_jitter * (2.0 * (static_cast<double>(p.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
+        p.next_frame =
+            now_ + Micros{static_cast<std::int64_t>(std::llround(1e6 / cfg_.fps * (1.0 + jitter)))};
         const double scale = p.session->time_scale();
         p.clock.set_time_scale(scale);
         p.scale_min = std::min(p.scale_min, scale);
@@ -229,7 +238,8 @@ private:
                 arena::Input in{};
                 const auto& sent = sent_[static_cast<std::size_t>(slot)];
                 ++d.input_comparisons;
-                if (!s.confirmed_input(slot, f, in) || sent.size() <= fi || !(sent[fi] == in)) ++d.input_mismatches;
+                if (!s.confirmed_input(slot, f, in) || sent.size() <= fi || !(sent[fi] == in))
+                    ++d.input_mismatches;
             }
             p.collected = f;
         }
@@ -267,7 +277,8 @@ private:
     std::unique_ptr<rwd::transport::SimNetwork> net_;
     arena::State initial_{};
     std::vector<RbPeer> peers_;
-    std::vector<std::vector<arena::Input>> sent_;  // by slot, by frame: the input each bot's session committed
+    std::vector<std::vector<arena::Input>>
+        sent_;  // by slot, by frame: the input each bot's session committed
     Micros now_{};
     Micros start_{};
     Micros end_{};
@@ -304,7 +315,9 @@ void RbMatch::finish() {
         std::uint64_t rb_ns = 0;
         for (auto v : st.timing.rollback_ns) rb_ns += v;
         rollback_ns += rb_ns;
-        const auto per = [](std::uint64_t ns, std::uint64_t n) { return n > 0 ? static_cast<double>(ns) / 1000.0 / static_cast<double>(n) : 0.0; };
+        const auto per = [](std::uint64_t ns, std::uint64_t n) {
+            return n > 0 ? static_cast<double>(ns) / 1000.0 / static_cast<double>(n) : 0.0;
+        };
         pf.resim_us_per_frame = per(rb_ns, st.frames_resimulated);
         pf.step_us = per(st.timing.step_ns, st.timing.steps);
         pf.save_us = per(st.timing.save_ns, st.timing.saves);
@@ -340,15 +353,17 @@ void RbMatch::finish() {
         fig_.determinism.desync_events += pf.desyncs;
         fig_.peers.push_back(pf);
     }
-    fig_.resimulated_per_s = peer_running_s > 0 ? static_cast<double>(fig_.frames_resimulated) / peer_running_s : 0.0;
-    fig_.resim_us_per_frame =
-        fig_.frames_resimulated > 0 ? static_cast<double>(rollback_ns) / 1000.0 / static_cast<double>(fig_.frames_resimulated) : 0.0;
+    fig_.resimulated_per_s =
+        peer_running_s > 0 ? static_cast<double>(fig_.frames_resimulated) / peer_running_s : 0.0;
+    fig_.resim_us_per_frame = fig_.frames_resimulated > 0 ? static_cast<double>(rollback_ns) / 1000.0 /
+                                                                static_cast<double>(fig_.frames_resimulated)
+                                                          : 0.0;
     fig_.frames_ahead = distribution(std::move(all_ahead));
     replay();
 }
 
-// The strongest check: one plain loop over ArenaGame::step with the inputs the bots handed their sessions (not
-// what any session reports), compared frame by frame with every peer's checksum; and the peers pairwise.
+// The strongest check: one plain loop over ArenaGame::step with the inputs the bots handed their sessions
+// (not what any session reports), compared frame by frame with every peer's checksum; and the peers pairwise.
 void RbMatch::replay() {
     RbDeterminism& d = fig_.determinism;
     Frame frames = std::numeric_limits<Frame>::max();

@@ -1,4 +1,5 @@
-// One rollback or lockstep lab pass: bot-driven P2P arena peers in a full mesh over SimNetwork, on virtual time.
+// One rollback or lockstep lab pass: bot-driven P2P arena peers in a full mesh over SimNetwork, on virtual
+// time.
 #pragma once
 
 #include "rb_figures.hpp"
@@ -25,8 +26,8 @@ struct RbPassConfig {
 };
 
 /// Runs the pass: connects the mesh, runs every peer's session at its recommended speed with bots choosing
-/// inputs from the peer's own predicted state, then checks determinism (peers against each other and against a
-/// single-process replay of the inputs the bots sent). Returns what it measured.
+/// inputs from the peer's own predicted state, then checks determinism (peers against each other and against
+/// a single-process replay of the inputs the bots sent). Returns what it measured.
 RbFigures run_rb_pass(const RbPassConfig& config);
 
 }  // namespace lab

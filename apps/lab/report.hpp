@@ -8,8 +8,8 @@
 
 namespace lab {
 
-/// Prints the header, the verdict and the notes to `out`, writes --json and --plot; returns the process exit code:
-/// 0 all graded items passed, 1 an item failed, 3 an output file could not be written.
+/// Prints the header, the verdict and the notes to `out`, writes --json and --plot; returns the process exit
+/// code: 0 all graded items passed, 1 an item failed, 3 an output file could not be written.
 int report(const LabOptions& options, const ModelResult& result, std::FILE* out);
 
 /// The JSON document --json writes: options, figures and the verdict rows.

@@ -1,4 +1,5 @@
-// The rollback and lockstep models: options to a pass, the graded determinism items, the notes and the charts.
+// The rollback and lockstep models: options to a pass, the graded determinism items, the notes and the
+// charts.
 #include "rollback_model.hpp"
 
 #include "rb_match.hpp"
@@ -12,21 +13,24 @@ namespace {
 constexpr int kMinPeers = 2;
 constexpr int kMaxPeers = 4;
 constexpr int kDefaultPeers = 2;
-constexpr int kRollbackDelay = 2;       // the session's default input delay
-constexpr int kRollbackWindow = 8;      // the session's default prediction window
-constexpr double kMinCoverage = 0.5;    // the check must cover at least this share of the nominal frames
+constexpr int kRollbackDelay = 2;     // the session's default input delay
+constexpr int kRollbackWindow = 8;    // the session's default prediction window
+constexpr double kMinCoverage = 0.5;  // the check must cover at least this share of the nominal frames
 
 /// Lockstep waits for every input, so the input delay must cover the one-way trip: latency plus two standard
 /// deviations of jitter, plus one frame for a lost packet's resend, in whole frames.
-int lockstep_delay(const rwd::transport::LinkConfig& up, const rwd::transport::LinkConfig& down, int tick_rate) {
+int lockstep_delay(const rwd::transport::LinkConfig& up, const rwd::transport::LinkConfig& down,
+                   int tick_rate) {
     const double frame_us = 1e6 / tick_rate;
     double worst = 0;
     for (const auto* l : {&up, &down})
-        worst = std::max(worst, static_cast<double>(l->latency.count) + 2.0 * static_cast<double>(l->jitter.count));
+        worst = std::max(worst,
+                         static_cast<double>(l->latency.count) + 2.0 * static_cast<double>(l->jitter.count));
     return std::clamp(static_cast<int>(std::ceil(worst / frame_us)) + 1, kRollbackDelay, 30);
 }
 
-Chart per_peer_chart(const RbFigures& f, std::string title, std::string y_label, double (*pick)(const RbSample&)) {
+Chart per_peer_chart(const RbFigures& f, std::string title, std::string y_label,
+                     double (*pick)(const RbSample&)) {
     Chart c;
     c.title = std::move(title);
     c.y_label = std::move(y_label);
@@ -46,7 +50,8 @@ std::string depth_histogram(const std::vector<std::uint64_t>& h, std::uint64_t t
     std::string s;
     for (std::size_t d = 0; d < h.size(); ++d) {
         if (h[d] == 0) continue;
-        s += fmt("  %zu%s:%llu (%.1f%%)", d, d + 1 == h.size() ? "+" : "", static_cast<unsigned long long>(h[d]),
+        s += fmt("  %zu%s:%llu (%.1f%%)", d, d + 1 == h.size() ? "+" : "",
+                 static_cast<unsigned long long>(h[d]),
                  total > 0 ? 100.0 * static_cast<double>(h[d]) / static_cast<double>(total) : 0.0);
     }
     return s.empty() ? "  none" : s;
@@ -60,12 +65,12 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     if (players < kMinPeers || players > kMaxPeers) {
         if (players == LabOptions{}.players) {
             players = kDefaultPeers;  // the lab's default is the client-server match size; peers default to 2
-            players_note = fmt("  (--players defaults to %d for %s; it takes %d..%d)", kDefaultPeers, name, kMinPeers,
-                               kMaxPeers);
+            players_note = fmt("  (--players defaults to %d for %s; it takes %d..%d)", kDefaultPeers, name,
+                               kMinPeers, kMaxPeers);
         } else {
             r.header.push_back(fmt("rewind-lab  model %s: --players %d is out of range", name, players));
-            r.verdict.add("Options", fmt("--players %d", players), fmt("%d..%d peers for %s", kMinPeers, kMaxPeers, name),
-                          false);
+            r.verdict.add("Options", fmt("--players %d", players),
+                          fmt("%d..%d peers for %s", kMinPeers, kMaxPeers, name), false);
             return r;
         }
     }
@@ -85,89 +90,106 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     const RbFigures f = run_rb_pass(pc);
     const RbDeterminism& d = f.determinism;
 
-    r.header.push_back(fmt("rewind-lab  model %s  players %d  duration %.0f s  seed %llu", name, players, o.duration_s,
-                           static_cast<unsigned long long>(o.seed)) +
+    r.header.push_back(fmt("rewind-lab  model %s  players %d  duration %.0f s  seed %llu", name, players,
+                           o.duration_s, static_cast<unsigned long long>(o.seed)) +
                        players_note);
-    r.header.push_back(fmt("  tick %d Hz  render %.0f fps +-%.0f%%  input delay %d frames  prediction window %d%s",
-                           o.tick_rate, o.render_fps, o.frame_jitter * 100.0, pc.input_delay, pc.max_prediction,
-                           lockstep ? " (lockstep; delay covers latency + 2 jitter + 1 frame)" : ""));
+    r.header.push_back(
+        fmt("  tick %d Hz  render %.0f fps +-%.0f%%  input delay %d frames  prediction window %d%s",
+            o.tick_rate, o.render_fps, o.frame_jitter * 100.0, pc.input_delay, pc.max_prediction,
+            lockstep ? " (lockstep; delay covers latency + 2 jitter + 1 frame)" : ""));
     r.header.push_back("  profile " + o.profile + "  lower -> higher peer: " + describe_link(up));
     r.header.push_back("  higher -> lower peer: " + describe_link(down));
-    r.header.push_back(fmt("  full mesh of %d SimNetwork peers, each frame clock at its session's time_scale(); bots "
-                           "choose inputs from their peer's predicted state",
-                           players));
+    r.header.push_back(
+        fmt("  full mesh of %d SimNetwork peers, each frame clock at its session's time_scale(); bots "
+            "choose inputs from their peer's predicted state",
+            players));
 
-    const std::uint64_t peer_frames = static_cast<std::uint64_t>(std::max<std::int64_t>(d.frames, 0)) *
-                                      static_cast<std::uint64_t>(players);
+    const std::uint64_t peer_frames =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(d.frames, 0)) * static_cast<std::uint64_t>(players);
     const double nominal = f.running_s * o.tick_rate;
     const bool covered = d.frames > 0 && static_cast<double>(d.frames) >= kMinCoverage * nominal;
-    const bool det_pass = covered && d.pair_mismatches == 0 && d.replay_mismatches == 0 && d.desync_events == 0 &&
-                          d.missing_checksums == 0 && d.input_mismatches == 0 && d.replay_comparisons == peer_frames;
-    std::string measured = fmt("%lld confirmed frames x %d peers: %llu/%llu pairwise and %llu/%llu replay hashes equal, "
-                               "%llu desync events",
-                               static_cast<long long>(d.frames), players,
-                               static_cast<unsigned long long>(d.pair_comparisons - d.pair_mismatches),
-                               static_cast<unsigned long long>(d.pair_comparisons),
-                               static_cast<unsigned long long>(d.replay_comparisons - d.replay_mismatches),
-                               static_cast<unsigned long long>(d.replay_comparisons),
-                               static_cast<unsigned long long>(d.desync_events));
+    const bool det_pass = covered && d.pair_mismatches == 0 && d.replay_mismatches == 0 &&
+                          d.desync_events == 0 && d.missing_checksums == 0 && d.input_mismatches == 0 &&
+                          d.replay_comparisons == peer_frames;
+    std::string measured =
+        fmt("%lld confirmed frames x %d peers: %llu/%llu pairwise and %llu/%llu replay hashes equal, "
+            "%llu desync events",
+            static_cast<long long>(d.frames), players,
+            static_cast<unsigned long long>(d.pair_comparisons - d.pair_mismatches),
+            static_cast<unsigned long long>(d.pair_comparisons),
+            static_cast<unsigned long long>(d.replay_comparisons - d.replay_mismatches),
+            static_cast<unsigned long long>(d.replay_comparisons),
+            static_cast<unsigned long long>(d.desync_events));
     if (d.missing_checksums > 0 || d.input_mismatches > 0)
         measured += fmt(", %llu hashes missing, %llu inputs differ from those sent",
                         static_cast<unsigned long long>(d.missing_checksums),
                         static_cast<unsigned long long>(d.input_mismatches));
-    if (d.first_replay_mismatch >= 0) measured += fmt(", first replay mismatch at frame %lld", static_cast<long long>(d.first_replay_mismatch));
-    r.verdict.add("Rollback determinism", measured,
-                  fmt("identical state hash per confirmed frame on every peer and in a single-process replay of the "
-                      "inputs sent; 0 desyncs; >= %.0f%% of %.0f frames checked",
-                      kMinCoverage * 100.0, nominal),
-                  det_pass);
+    if (d.first_replay_mismatch >= 0)
+        measured +=
+            fmt(", first replay mismatch at frame %lld", static_cast<long long>(d.first_replay_mismatch));
+    r.verdict.add(
+        "Rollback determinism", measured,
+        fmt("identical state hash per confirmed frame on every peer and in a single-process replay of the "
+            "inputs sent; 0 desyncs; >= %.0f%% of %.0f frames checked",
+            kMinCoverage * 100.0, nominal),
+        det_pass);
     if (lockstep)
-        r.verdict.add("Lockstep: no rollbacks",
-                      fmt("%llu rollbacks, %llu frames re-simulated", static_cast<unsigned long long>(f.rollbacks),
-                          static_cast<unsigned long long>(f.frames_resimulated)),
-                      "0 (frames advance only on confirmed inputs)", f.rollbacks == 0 && f.frames_resimulated == 0);
+        r.verdict.add(
+            "Lockstep: no rollbacks",
+            fmt("%llu rollbacks, %llu frames re-simulated", static_cast<unsigned long long>(f.rollbacks),
+                static_cast<unsigned long long>(f.frames_resimulated)),
+            "0 (frames advance only on confirmed inputs)", f.rollbacks == 0 && f.frames_resimulated == 0);
 
-    r.notes.push_back(fmt("  %s: %llu rollbacks, depth distribution:", name, static_cast<unsigned long long>(f.rollbacks)) +
-                      depth_histogram(f.rollback_depth, f.rollbacks));
-    r.notes.push_back(fmt("  re-simulated %llu frames (%.1f per peer-second), %.2f us per re-simulated frame (load + "
-                          "step + save, real clock)",
-                          static_cast<unsigned long long>(f.frames_resimulated), f.resimulated_per_s, f.resim_us_per_frame));
-    r.notes.push_back(fmt("  stalls: %llu at the prediction threshold%s, %llu time-sync backstop; %llu time-sync "
-                          "adjustments; |frames ahead| median %.2f p95 %.2f max %.2f",
-                          static_cast<unsigned long long>(f.stalls_prediction), lockstep ? " (lockstep waits)" : "",
-                          static_cast<unsigned long long>(f.stalls_time_sync),
-                          static_cast<unsigned long long>(f.time_sync_events), f.frames_ahead.median, f.frames_ahead.p95,
-                          f.frames_ahead.max));
-    r.notes.push_back("  peer  frames  rollbacks  max  resim/s  us/resim  step us  stalls(pred/ts)  ts-adj  speed range"
-                      "    ahead p95  kbps up/down  ping ms  desyncs");
+    r.notes.push_back(
+        fmt("  %s: %llu rollbacks, depth distribution:", name, static_cast<unsigned long long>(f.rollbacks)) +
+        depth_histogram(f.rollback_depth, f.rollbacks));
+    r.notes.push_back(fmt(
+        "  re-simulated %llu frames (%.1f per peer-second), %.2f us per re-simulated frame (load + "
+        "step + save, real clock)",
+        static_cast<unsigned long long>(f.frames_resimulated), f.resimulated_per_s, f.resim_us_per_frame));
+    r.notes.push_back(
+        fmt("  stalls: %llu at the prediction threshold%s, %llu time-sync backstop; %llu time-sync "
+            "adjustments; |frames ahead| median %.2f p95 %.2f max %.2f",
+            static_cast<unsigned long long>(f.stalls_prediction), lockstep ? " (lockstep waits)" : "",
+            static_cast<unsigned long long>(f.stalls_time_sync),
+            static_cast<unsigned long long>(f.time_sync_events), f.frames_ahead.median, f.frames_ahead.p95,
+            f.frames_ahead.max));
+    r.notes.push_back(
+        "  peer  frames  rollbacks  max  resim/s  us/resim  step us  stalls(pred/ts)  ts-adj  speed range"
+        "    ahead p95  kbps up/down  ping ms  desyncs");
     for (const RbPeerFigures& p : f.peers)
-        r.notes.push_back(fmt("  %4d  %6lld  %9llu  %3d  %7.1f  %8.2f  %7.2f  %7llu/%-7llu  %6llu  %.3f..%.3f  %9.2f  %5.1f/%-6.1f"
-                              "  %7.0f  %7llu",
-                              p.index, static_cast<long long>(p.final_frame), static_cast<unsigned long long>(p.rollbacks),
-                              p.max_depth, p.resimulated_per_s, p.resim_us_per_frame, p.step_us,
-                              static_cast<unsigned long long>(p.stalls_prediction),
-                              static_cast<unsigned long long>(p.stalls_time_sync),
-                              static_cast<unsigned long long>(p.time_sync_events), p.time_scale_min, p.time_scale_max,
-                              p.frames_ahead.p95, p.kbps_sent, p.kbps_received, p.ping_ms,
-                              static_cast<unsigned long long>(p.desyncs)));
-    r.notes.push_back(fmt("  pass: %.1f simulated s (%.1f s running, mesh connected after %.2f s) in %.2f wall s",
-                          f.simulated_s, f.running_s, f.connect_s, f.wall_s));
+        r.notes.push_back(
+            fmt("  %4d  %6lld  %9llu  %3d  %7.1f  %8.2f  %7.2f  %7llu/%-7llu  %6llu  %.3f..%.3f  %9.2f  "
+                "%5.1f/%-6.1f"
+                "  %7.0f  %7llu",
+                p.index, static_cast<long long>(p.final_frame), static_cast<unsigned long long>(p.rollbacks),
+                p.max_depth, p.resimulated_per_s, p.resim_us_per_frame, p.step_us,
+                static_cast<unsigned long long>(p.stalls_prediction),
+                static_cast<unsigned long long>(p.stalls_time_sync),
+                static_cast<unsigned long long>(p.time_sync_events), p.time_scale_min, p.time_scale_max,
+                p.frames_ahead.p95, p.kbps_sent, p.kbps_received, p.ping_ms,
+                static_cast<unsigned long long>(p.desyncs)));
+    r.notes.push_back(
+        fmt("  pass: %.1f simulated s (%.1f s running, mesh connected after %.2f s) in %.2f wall s",
+            f.simulated_s, f.running_s, f.connect_s, f.wall_s));
 
     r.figures = f;
     r.figures["links"] = {{"up", describe_link(up)}, {"down", describe_link(down)}};
     const std::string stem = name;
-    r.charts.emplace_back(stem + "_rollback_depth",
-                          per_peer_chart(f, std::string(name) + ": deepest rollback per 250 ms", "frames re-simulated",
-                                         [](const RbSample& s) { return static_cast<double>(s.max_depth); }));
+    r.charts.emplace_back(
+        stem + "_rollback_depth",
+        per_peer_chart(f, std::string(name) + ": deepest rollback per 250 ms", "frames re-simulated",
+                       [](const RbSample& s) { return static_cast<double>(s.max_depth); }));
     r.charts.emplace_back(stem + "_frames_ahead",
-                          per_peer_chart(f, std::string(name) + ": frames ahead of the slowest peer", "frames",
-                                         [](const RbSample& s) { return s.frames_ahead; }));
-    r.charts.emplace_back(stem + "_resimulated",
-                          per_peer_chart(f, std::string(name) + ": frames re-simulated per second (1 s window)",
-                                         "frames/s", [](const RbSample& s) { return s.resim_per_s; }));
+                          per_peer_chart(f, std::string(name) + ": frames ahead of the slowest peer",
+                                         "frames", [](const RbSample& s) { return s.frames_ahead; }));
+    r.charts.emplace_back(
+        stem + "_resimulated",
+        per_peer_chart(f, std::string(name) + ": frames re-simulated per second (1 s window)", "frames/s",
+                       [](const RbSample& s) { return s.resim_per_s; }));
     r.charts.emplace_back(stem + "_time_scale",
-                          per_peer_chart(f, std::string(name) + ": recommended speed (time_scale)", "x nominal",
-                                         [](const RbSample& s) { return s.time_scale; }));
+                          per_peer_chart(f, std::string(name) + ": recommended speed (time_scale)",
+                                         "x nominal", [](const RbSample& s) { return s.time_scale; }));
     return r;
 }
 

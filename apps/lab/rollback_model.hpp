@@ -1,11 +1,13 @@
-// The rollback and lockstep models of the lab (rollback_model.cpp): P2P peers, rollback and determinism figures.
+// The rollback and lockstep models of the lab (rollback_model.cpp): P2P peers, rollback and determinism
+// figures.
 #pragma once
 
 #include "model.hpp"
 
 namespace lab {
 
-/// The rollback model: 2..4 bot peers, GGPO-style prediction and rollback (prediction window 8, input delay 2).
+/// The rollback model: 2..4 bot peers, GGPO-style prediction and rollback (prediction window 8, input delay
+/// 2).
 ModelResult run_rollback(const LabOptions& options);
 /// The lockstep model: the same peers with a prediction window of 0 and an input delay covering the link.
 ModelResult run_lockstep(const LabOptions& options);

@@ -9,15 +9,17 @@
 
 int main(int argc, char** argv) {
     apps::ServerOptions o;
-    CLI::App app{"rewind-server: the authoritative arena server. Clients connect with rewind-client --connect "
-                 "HOST:PORT. Logs are key=value lines on stdout; the first one names the port."};
+    CLI::App app{
+        "rewind-server: the authoritative arena server. Clients connect with rewind-client --connect "
+        "HOST:PORT. Logs are key=value lines on stdout; the first one names the port."};
     app.add_option("--host", o.host, "IPv4 address to bind")->capture_default_str();
     app.add_option("--port", o.port, "UDP port (0 = one the OS picks)")->capture_default_str();
     app.add_option("--max-players", o.max_players, "Seats")->check(CLI::Range(1, 64))->capture_default_str();
     app.add_option("--tick-rate", o.tick_rate_hz, "Simulation ticks per second (the arena supports only 60)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
-    app.add_option("--snapshot-rate", o.snapshot_rate_hz, "Snapshots per second per client (10..60, <= tick rate)")
+    app.add_option("--snapshot-rate", o.snapshot_rate_hz,
+                   "Snapshots per second per client (10..60, <= tick rate)")
         ->check(CLI::Range(10, 60))
         ->capture_default_str();
     app.add_option("--bots", o.bots, "Bots filling empty seats (one seat always stays free for a human)")
@@ -31,21 +33,25 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--seed", o.seed, "Seed of the match and the bots")->capture_default_str();
     app.add_flag("--debug", o.debug, "Log the library's debug messages too");
-    app.add_option("--public-key", o.public_key_file,
-                   "Backend public key file (hex, from rewind-token keygen): only clients with a valid connect "
-                   "token (rewind-client --token) get in");
+    app.add_option(
+        "--public-key", o.public_key_file,
+        "Backend public key file (hex, from rewind-token keygen): only clients with a valid connect "
+        "token (rewind-client --token) get in");
     app.add_option("--public-address", o.public_address,
                    "HOST:PORT the tokens must name (default 127.0.0.1:PORT, or --host:PORT)");
     app.add_option("--bot-secret-key", o.bot_secret_key_file,
                    "Backend secret key file to mint the bots' tokens with --public-key (local testing only)");
     CLI11_PARSE(app, argc, argv);
-    if (o.tick_rate_hz != arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
-        std::fprintf(stderr, "rewind-server: --tick-rate %d: the arena runs only at %d Hz (arena::kTickRate)\n",
+    if (o.tick_rate_hz !=
+        arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
+        std::fprintf(stderr,
+                     "rewind-server: --tick-rate %d: the arena runs only at %d Hz (arena::kTickRate)\n",
                      o.tick_rate_hz, arena::kTickRate);
         return 2;
     }
 
-    // Signals are blocked before anything else starts, so SIGINT/SIGTERM are only ever taken by the main loop.
+    // Signals are blocked before anything else starts, so SIGINT/SIGTERM are only ever taken by the main
+    // loop.
     apps::SignalWaiter signals;
     apps::RealClock clock;
     apps::KvLog log(stdout, "server", clock);

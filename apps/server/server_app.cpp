@@ -32,7 +32,8 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
                                                           const KvLog& log) {
     if (o.max_players < 1 || o.max_players > arena::kMaxPlayers)
         return rwd::Error{rwd::Errc::invalid_config, "--max-players must be 1..64"};
-    if (o.bots < 0 || o.bots > arena::kMaxPlayers) return rwd::Error{rwd::Errc::invalid_config, "--bots must be 0..64"};
+    if (o.bots < 0 || o.bots > arena::kMaxPlayers)
+        return rwd::Error{rwd::Errc::invalid_config, "--bots must be 0..64"};
     std::unique_ptr<ServerApp> app(new ServerApp(o, clock, log));
     cs::ServerConfig sc;
     sc.tick_rate_hz = o.tick_rate_hz;
@@ -57,7 +58,8 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         auto key = auth::public_key_from_hex(*text);
         if (!key.ok()) return key.error();
         const std::string host = o.host == "0.0.0.0" ? std::string("127.0.0.1") : o.host;
-        app->public_address_ = o.public_address.empty() ? host + ":" + std::to_string(app->port()) : o.public_address;
+        app->public_address_ =
+            o.public_address.empty() ? host + ":" + std::to_string(app->port()) : o.public_address;
         app->wall_offset_ = Micros{std::chrono::duration_cast<std::chrono::microseconds>(
                                        std::chrono::system_clock::now().time_since_epoch())
                                        .count()} -
@@ -97,12 +99,13 @@ void ServerApp::manage_bots(Micros now) {
     if (now < next_bot_change_) return;
     const int humans = server_->seated_count() - seated_bots();
     // Bots fill empty seats but always leave one free, so a human can join; when one does, a bot leaves.
-    const int wanted = std::clamp(std::min(options_.bots, options_.max_players - 1 - humans), 0, options_.bots);
+    const int wanted =
+        std::clamp(std::min(options_.bots, options_.max_players - 1 - humans), 0, options_.bots);
     const int have = static_cast<int>(bots_.size());
     if (have > wanted) {
         bots_.back()->quit(now);
-        log_.kvf(LogLevel::info, "event=bot_leave slot=%d humans=%d bots=%d", bots_.back()->client().slot(), humans,
-                 have - 1);
+        log_.kvf(LogLevel::info, "event=bot_leave slot=%d humans=%d bots=%d", bots_.back()->client().slot(),
+                 humans, have - 1);
         bots_.pop_back();
         next_bot_change_ = now + Micros{200'000};
     } else if (have < wanted) {
@@ -114,7 +117,8 @@ void ServerApp::manage_bots(Micros now) {
         pc.bot_seed = options_.seed * 1000 + ++bots_started_;
         pc.link_seed = pc.bot_seed;
         if (bot_key_) {
-            // Bots get tokens like anyone else, from client ids with the top bit set (kept apart from accounts).
+            // Bots get tokens like anyone else, from client ids with the top bit set (kept apart from
+            // accounts).
             auth::TokenFields f;
             f.game_id = kArenaGameId;
             f.client_id = (std::uint64_t{1} << 63) | bots_started_;
@@ -142,17 +146,20 @@ void ServerApp::status(Micros now) {
     const auto c = udp_->counters();
     const double span_s = std::max(1e-3, (now - last_status_).seconds());
     const std::uint64_t ticks = st.ticks - last_ticks_;
-    const double tick_ms = ticks ? (st.total_tick_time - last_tick_time_).millis() / static_cast<double>(ticks) : 0.0;
+    const double tick_ms =
+        ticks ? (st.total_tick_time - last_tick_time_).millis() / static_cast<double>(ticks) : 0.0;
     const int bots = seated_bots();
-    log_.kvf(LogLevel::info,
-             "event=status tick=%u players=%d humans=%d bots=%d tick_ms=%.3f tick_ms_max=%.3f kbps_out=%.1f "
-             "kbps_in=%.1f snapshots=%llu malformed=%llu garbage_dropped=%llu refused=%llu ticks_dropped=%llu",
-             st.tick.value, server_->seated_count(), server_->seated_count() - bots, bots, tick_ms,
-             st.max_tick_time.millis(), static_cast<double>(c.bytes_sent - last_bytes_out_) * 8.0 / 1000.0 / span_s,
-             static_cast<double>(c.bytes_received - last_bytes_in_) * 8.0 / 1000.0 / span_s,
-             static_cast<unsigned long long>(st.snapshots_sent), static_cast<unsigned long long>(st.malformed),
-             static_cast<unsigned long long>(c.datagrams_ignored), static_cast<unsigned long long>(st.refused),
-             static_cast<unsigned long long>(st.ticks_dropped));
+    log_.kvf(
+        LogLevel::info,
+        "event=status tick=%u players=%d humans=%d bots=%d tick_ms=%.3f tick_ms_max=%.3f kbps_out=%.1f "
+        "kbps_in=%.1f snapshots=%llu malformed=%llu garbage_dropped=%llu refused=%llu ticks_dropped=%llu",
+        st.tick.value, server_->seated_count(), server_->seated_count() - bots, bots, tick_ms,
+        st.max_tick_time.millis(),
+        static_cast<double>(c.bytes_sent - last_bytes_out_) * 8.0 / 1000.0 / span_s,
+        static_cast<double>(c.bytes_received - last_bytes_in_) * 8.0 / 1000.0 / span_s,
+        static_cast<unsigned long long>(st.snapshots_sent), static_cast<unsigned long long>(st.malformed),
+        static_cast<unsigned long long>(c.datagrams_ignored), static_cast<unsigned long long>(st.refused),
+        static_cast<unsigned long long>(st.ticks_dropped));
     last_status_ = now;
     last_bytes_out_ = c.bytes_sent;
     last_bytes_in_ = c.bytes_received;
@@ -161,8 +168,9 @@ void ServerApp::status(Micros now) {
 }
 
 void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
-    // Bots leave first (they are our own), then every remaining client hears server_shutdown before the socket
-    // closes: kick() sends the Disconnect reliably and closes the connection kick_linger (200 ms) later.
+    // Bots leave first (they are our own), then every remaining client hears server_shutdown before the
+    // socket closes: kick() sends the Disconnect reliably and closes the connection kick_linger (200 ms)
+    // later.
     for (auto& b : bots_) b->quit(now);
     int told = 0;
     for (int slot = 0; slot < server_->max_clients(); ++slot) {
@@ -175,7 +183,8 @@ void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
     for (Micros t = clock_.now(); t < until; t = clock_.now()) {
         server_->update(t);
         for (auto& b : bots_) b->udp().update(t);
-        (void)signals.sleep(Micros{5000});  // a second signal changes nothing: the goodbye is already going out
+        (void)signals.sleep(
+            Micros{5000});  // a second signal changes nothing: the goodbye is already going out
     }
     bots_.clear();
 }
@@ -207,12 +216,15 @@ int ServerApp::run(SignalWaiter& signals) {
     const auto& st = server_->stats();
     const auto c = udp_->counters();
     log_.kvf(LogLevel::info,
-             "event=exit ticks=%llu connects=%llu disconnects=%llu timeouts=%llu malformed=%llu garbage_dropped=%llu "
+             "event=exit ticks=%llu connects=%llu disconnects=%llu timeouts=%llu malformed=%llu "
+             "garbage_dropped=%llu "
              "datagrams_received=%llu kicked_garbage=%llu snapshots=%llu",
              static_cast<unsigned long long>(st.ticks), static_cast<unsigned long long>(st.connects),
              static_cast<unsigned long long>(st.disconnects), static_cast<unsigned long long>(st.timeouts),
-             static_cast<unsigned long long>(st.malformed), static_cast<unsigned long long>(c.datagrams_ignored),
-             static_cast<unsigned long long>(c.datagrams_received), static_cast<unsigned long long>(st.kicked_garbage),
+             static_cast<unsigned long long>(st.malformed),
+             static_cast<unsigned long long>(c.datagrams_ignored),
+             static_cast<unsigned long long>(c.datagrams_received),
+             static_cast<unsigned long long>(st.kicked_garbage),
              static_cast<unsigned long long>(st.snapshots_sent));
     return 0;
 }

@@ -1,4 +1,5 @@
-// ServerApp: the dedicated arena server: an EnetTransport, a Server<ArenaGame>, in-process bot clients, status.
+// ServerApp: the dedicated arena server: an EnetTransport, a Server<ArenaGame>, in-process bot clients,
+// status.
 #pragma once
 
 #include "client/app_support.hpp"
@@ -22,26 +23,28 @@ namespace apps {
 
 /// How rewind-server runs (its command line).
 struct ServerOptions {
-    std::string host = "0.0.0.0";   ///< address to bind
-    std::uint16_t port = 7777;      ///< UDP port; 0 = one the OS picks (printed in the first log line)
-    int max_players = 16;           ///< seats, 1..64
-    int tick_rate_hz = 60;          ///< simulation rate
-    int snapshot_rate_hz = 30;      ///< snapshots per second per client
-    int bots = 0;                   ///< bots that fill empty seats (always leaving one free for a human)
-    double duration_s = 0.0;        ///< stop after this long (0 = until SIGINT/SIGTERM)
-    double status_interval_s = 5.0; ///< seconds between status lines (0 = none)
-    std::uint64_t seed = 1;         ///< seeds the match and the bots
-    bool debug = false;             ///< log the library's debug messages too
-    std::string public_key_file;    ///< backend public key (hex): set = clients need a connect token
-    std::string public_address;     ///< HOST:PORT tokens must name (default: the bots' address, 127.0.0.1:port)
-    std::string bot_secret_key_file; ///< backend secret key (hex) to mint the bots' tokens (local testing only)
+    std::string host = "0.0.0.0";    ///< address to bind
+    std::uint16_t port = 7777;       ///< UDP port; 0 = one the OS picks (printed in the first log line)
+    int max_players = 16;            ///< seats, 1..64
+    int tick_rate_hz = 60;           ///< simulation rate
+    int snapshot_rate_hz = 30;       ///< snapshots per second per client
+    int bots = 0;                    ///< bots that fill empty seats (always leaving one free for a human)
+    double duration_s = 0.0;         ///< stop after this long (0 = until SIGINT/SIGTERM)
+    double status_interval_s = 5.0;  ///< seconds between status lines (0 = none)
+    std::uint64_t seed = 1;          ///< seeds the match and the bots
+    bool debug = false;              ///< log the library's debug messages too
+    std::string public_key_file;     ///< backend public key (hex): set = clients need a connect token
+    std::string public_address;  ///< HOST:PORT tokens must name (default: the bots' address, 127.0.0.1:port)
+    std::string
+        bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
 class ServerApp {
 public:
     /// Binds the port and builds the session; io_error (port in use, ...) or invalid_config with a reason.
-    [[nodiscard]] static rwd::Result<std::unique_ptr<ServerApp>> create(const ServerOptions& options, const RealClock& clock,
+    [[nodiscard]] static rwd::Result<std::unique_ptr<ServerApp>> create(const ServerOptions& options,
+                                                                        const RealClock& clock,
                                                                         const KvLog& log);
     /// Runs until --duration or a signal, then says goodbye to every client. Returns the exit code.
     int run(SignalWaiter& signals);

@@ -34,7 +34,9 @@ bool write_file(const std::string& path, const std::string& text, bool secret, b
     }
     {
         std::ofstream f(path, std::ios::trunc);
-        if (secret) fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
+        if (secret)
+            fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace,
+                            ec);
         f << text << '\n';
         if (!f) {
             std::fprintf(err, "rewind-token: cannot write %s\n", path.c_str());
@@ -53,12 +55,18 @@ rwd::Result<Micros> parse_duration(std::string_view text) {
     const std::int64_t n = std::stoll(std::string(text.substr(0, digits)));
     const std::string_view unit = text.substr(digits);
     std::int64_t scale = 0;
-    if (unit == "us") scale = 1;
-    else if (unit == "ms") scale = 1'000;
-    else if (unit == "s" || unit.empty()) scale = 1'000'000;
-    else if (unit == "m") scale = 60'000'000;
-    else if (unit == "h") scale = 3'600'000'000;
-    else return Error{Errc::invalid_argument, "units: us, ms, s, m, h"};
+    if (unit == "us")
+        scale = 1;
+    else if (unit == "ms")
+        scale = 1'000;
+    else if (unit == "s" || unit.empty())
+        scale = 1'000'000;
+    else if (unit == "m")
+        scale = 60'000'000;
+    else if (unit == "h")
+        scale = 3'600'000'000;
+    else
+        return Error{Errc::invalid_argument, "units: us, ms, s, m, h"};
     constexpr std::int64_t kDay = 86'400'000'000;
     if (n <= 0 || n > kDay / scale) return Error{Errc::invalid_argument, "duration must be 1us..24h"};
     return Micros{n * scale};
@@ -68,7 +76,8 @@ rwd::Result<std::uint32_t> parse_game_id(std::string_view text) {
     try {
         std::size_t used = 0;
         const unsigned long long v = std::stoull(std::string(text), &used, 0);
-        if (used != text.size() || v > 0xFFFFFFFFull) return Error{Errc::invalid_argument, "game id is 32 bits"};
+        if (used != text.size() || v > 0xFFFFFFFFull)
+            return Error{Errc::invalid_argument, "game id is 32 bits"};
         return static_cast<std::uint32_t>(v);
     } catch (const std::exception&) {
         return Error{Errc::invalid_argument, "game id is a decimal or 0x number"};
@@ -156,9 +165,10 @@ int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err) {
     std::fprintf(out,
                  "bytes=%zu game_id=0x%08X client_id=%llu server=%s issued_at_us=%lld expires_at_us=%lld "
                  "expires_in_s=%.1f nonce=%s user_data=%s\n",
-                 bytes->size(), f->game_id, static_cast<unsigned long long>(f->client_id), f->server_address.c_str(),
-                 static_cast<long long>(f->issued_at.count), static_cast<long long>(f->expires_at.count),
-                 (f->expires_at - now).seconds(), auth::to_hex(f->nonce).c_str(), auth::to_hex(f->user_data).c_str());
+                 bytes->size(), f->game_id, static_cast<unsigned long long>(f->client_id),
+                 f->server_address.c_str(), static_cast<long long>(f->issued_at.count),
+                 static_cast<long long>(f->expires_at.count), (f->expires_at - now).seconds(),
+                 auth::to_hex(f->nonce).c_str(), auth::to_hex(f->user_data).c_str());
     if (o.public_key_file.empty()) {
         std::fprintf(out, "signature=unchecked (pass --public-key to verify)\n");
         return 0;
@@ -171,7 +181,8 @@ int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err) {
     if (!game.ok()) return print_error(err, "--game-id", game.error()), 2;
     const std::string server = o.server.empty() ? f->server_address : o.server;
     auto v = auth::verify_token(*bytes, *key, *game, server, now);
-    std::fprintf(out, "verdict=%s\n", v.ok() ? "valid" : auth::token_error_name(auth::token_error(v.error())).data());
+    std::fprintf(out, "verdict=%s\n",
+                 v.ok() ? "valid" : auth::token_error_name(auth::token_error(v.error())).data());
     return v.ok() ? 0 : 3;
 }
 

@@ -18,19 +18,19 @@ inline constexpr std::uint32_t kDefaultGameId = 0x4152454Eu;
 struct KeygenOptions {
     std::string secret_key_file = "backend.secret";  ///< where the secret key goes (hex, mode 0600)
     std::string public_key_file = "backend.public";  ///< where the public key goes (hex)
-    std::string seed_hex;                              ///< 64 hex digits for a reproducible pair; empty = random
-    bool force = false;                                ///< overwrite existing files
+    std::string seed_hex;  ///< 64 hex digits for a reproducible pair; empty = random
+    bool force = false;    ///< overwrite existing files
 };
 
 /// Options of `mint`.
 struct MintOptions {
     std::string secret_key_file = "backend.secret";  ///< the backend's secret key (hex)
-    std::uint64_t client_id = 0;                       ///< who the token is for
-    std::string server;                                ///< "host:port" exactly as the server is told
-    std::string expires_in = "30s";                    ///< lifetime: 500ms, 30s, 5m, 2h
-    std::string game_id = "0x4152454E";                ///< the game id (decimal or 0x hex)
-    std::string user_data_hex;                         ///< application data, hex
-    std::string out_file;                              ///< also write the hex token here
+    std::uint64_t client_id = 0;                     ///< who the token is for
+    std::string server;                              ///< "host:port" exactly as the server is told
+    std::string expires_in = "30s";                  ///< lifetime: 500ms, 30s, 5m, 2h
+    std::string game_id = "0x4152454E";              ///< the game id (decimal or 0x hex)
+    std::string user_data_hex;                       ///< application data, hex
+    std::string out_file;                            ///< also write the hex token here
 };
 
 /// Options of `inspect`.
@@ -54,7 +54,8 @@ struct InspectOptions {
 int keygen(const KeygenOptions& o, std::FILE* out, std::FILE* err);
 /// Mints a token from the system clock; prints its hex. Returns the exit code.
 int mint(const MintOptions& o, std::FILE* out, std::FILE* err);
-/// Prints a token's fields and, with a key, whether it verifies now. Returns the exit code (0 = decodes/verifies).
+/// Prints a token's fields and, with a key, whether it verifies now. Returns the exit code (0 =
+/// decodes/verifies).
 int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err);
 
 }  // namespace token_tool

@@ -7,8 +7,8 @@
 #include <rewind/core/result.hpp>
 #include <rewind/core/ring_buffer.hpp>
 #include <rewind/core/rng.hpp>
-#include <rewind/core/sequence_buffer.hpp>
 #include <rewind/core/sequence.hpp>
+#include <rewind/core/sequence_buffer.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/client.hpp>

@@ -1,4 +1,5 @@
-// InterestGrid: counting-sort build over the points' bounding box and circle queries over the overlapped cells.
+// InterestGrid: counting-sort build over the points' bounding box and circle queries over the overlapped
+// cells.
 #include <rewind/sync/interest_grid.hpp>
 
 #include <algorithm>
@@ -63,7 +64,8 @@ void InterestGrid::build(std::span<const GridPoint> points) {
     }
 }
 
-std::size_t InterestGrid::query(GridPoint centre, std::int64_t radius, std::vector<std::uint32_t>& out) const {
+std::size_t InterestGrid::query(GridPoint centre, std::int64_t radius,
+                                std::vector<std::uint32_t>& out) const {
     out.clear();
     if (points_.empty() || radius < 0) return 0;
     radius = std::min<std::int64_t>(radius, 0xFFFFFFFFll);  // so that radius^2 fits 64 unsigned bits
@@ -72,7 +74,8 @@ std::size_t InterestGrid::query(GridPoint centre, std::int64_t radius, std::vect
     const int y0 = cell_y(std::int64_t{centre.y} - radius), y1 = cell_y(std::int64_t{centre.y} + radius);
     for (int cy = y0; cy <= y1; ++cy)
         for (int cx = x0; cx <= x1; ++cx) {
-            const std::size_t c = static_cast<std::size_t>(cy) * static_cast<std::size_t>(nx_) + static_cast<std::size_t>(cx);
+            const std::size_t c =
+                static_cast<std::size_t>(cy) * static_cast<std::size_t>(nx_) + static_cast<std::size_t>(cx);
             for (std::uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k)
                 if (distance_squared(points_[order_[k]], centre) <= r2) out.push_back(order_[k]);
         }

@@ -7,7 +7,8 @@
 namespace rwd::sync {
 
 Status PriorityConfig::validate() const {
-    if (!(near_weight > 0.0f && near_weight <= 1e6f)) return Error{Errc::invalid_config, "near_weight not in (0, 1e6]"};
+    if (!(near_weight > 0.0f && near_weight <= 1e6f))
+        return Error{Errc::invalid_config, "near_weight not in (0, 1e6]"};
     if (!(far_weight > 0.0f && far_weight <= near_weight))
         return Error{Errc::invalid_config, "far_weight not in (0, near_weight]"};
     return {};
@@ -33,23 +34,26 @@ void PriorityAccumulator::accumulate(std::span<const std::uint32_t> ids, std::sp
 }
 
 float PriorityAccumulator::priority(std::uint32_t id) const {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                               [](const std::pair<std::uint32_t, float>& p, std::uint32_t v) { return p.first < v; });
+    auto it = std::lower_bound(
+        entries_.begin(), entries_.end(), id,
+        [](const std::pair<std::uint32_t, float>& p, std::uint32_t v) { return p.first < v; });
     return it != entries_.end() && it->first == id ? it->second : 0.0f;
 }
 
 void PriorityAccumulator::reset(std::uint32_t id) {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                               [](const std::pair<std::uint32_t, float>& p, std::uint32_t v) { return p.first < v; });
+    auto it = std::lower_bound(
+        entries_.begin(), entries_.end(), id,
+        [](const std::pair<std::uint32_t, float>& p, std::uint32_t v) { return p.first < v; });
     if (it != entries_.end() && it->first == id) it->second = 0.0f;
 }
 
 std::size_t select_within_budget(std::vector<PriorityCandidate>& candidates, std::int64_t budget_bits) {
-    std::sort(candidates.begin(), candidates.end(), [](const PriorityCandidate& a, const PriorityCandidate& b) {
-        if (a.forced != b.forced) return a.forced;
-        if (a.priority != b.priority) return a.priority > b.priority;
-        return a.index < b.index;
-    });
+    std::sort(candidates.begin(), candidates.end(),
+              [](const PriorityCandidate& a, const PriorityCandidate& b) {
+                  if (a.forced != b.forced) return a.forced;
+                  if (a.priority != b.priority) return a.priority > b.priority;
+                  return a.index < b.index;
+              });
     const bool unlimited = budget_bits < 0;
     std::int64_t left = budget_bits;
     bool took_unforced = false;

@@ -22,7 +22,8 @@ void add(LinkCounters& to, const LinkCounters& c) {
 
 // Each peer and direction draws from its own stream, so one peer's traffic never shifts another's decisions.
 std::uint64_t derive_seed(std::uint64_t seed, PeerId peer, int direction) {
-    return seed ^ (0x9E3779B97F4A7C15ull * (std::uint64_t{peer} * 2u + static_cast<std::uint64_t>(direction) + 1u));
+    return seed ^
+           (0x9E3779B97F4A7C15ull * (std::uint64_t{peer} * 2u + static_cast<std::uint64_t>(direction) + 1u));
 }
 
 }  // namespace
@@ -32,7 +33,8 @@ Status ConditionedLinks::validate() const {
     return down.validate();
 }
 
-ConditionedTransport::ConditionedTransport(Transport& inner, const ConditionedLinks& links, std::uint64_t seed)
+ConditionedTransport::ConditionedTransport(Transport& inner, const ConditionedLinks& links,
+                                           std::uint64_t seed)
     : inner_(inner), links_(links.validate().ok() ? links : ConditionedLinks{}), seed_(seed) {}
 
 ConditionedTransport::~ConditionedTransport() = default;
@@ -62,8 +64,10 @@ ConditionedTransport::PeerLinks& ConditionedTransport::links_for(PeerId peer) {
     auto it = peers_.find(peer);
     if (it != peers_.end()) return it->second;
     PeerLinks pl;
-    pl.up = std::make_unique<Direction>(Direction{LinkConditioner(links_.up, derive_seed(seed_, peer, 0)), {}, {}});
-    pl.down = std::make_unique<Direction>(Direction{LinkConditioner(links_.down, derive_seed(seed_, peer, 1)), {}, {}});
+    pl.up = std::make_unique<Direction>(
+        Direction{LinkConditioner(links_.up, derive_seed(seed_, peer, 0)), {}, {}});
+    pl.down = std::make_unique<Direction>(
+        Direction{LinkConditioner(links_.down, derive_seed(seed_, peer, 1)), {}, {}});
     return peers_.emplace(peer, std::move(pl)).first->second;
 }
 
@@ -115,7 +119,8 @@ void ConditionedTransport::release_up(Micros now) {
     for (auto& [peer, pl] : peers_) {
         Direction& d = *pl.up;
         while (!d.reliable.empty() && d.reliable.front().at <= now) {
-            (void)inner_.send(peer, Delivery::reliable_ordered, d.reliable.front().data);  // its failure = the peer's
+            (void)inner_.send(peer, Delivery::reliable_ordered,
+                              d.reliable.front().data);  // its failure = the peer's
             d.reliable.pop_front();
         }
         while (d.unreliable.pop_ready(now, data)) (void)inner_.send(peer, Delivery::unreliable, data);

@@ -133,8 +133,7 @@ Result<std::unique_ptr<SimNetwork>> SimNetwork::create(const SimNetworkConfig& c
 Result<Transport*> SimNetwork::listen(const Address& address, std::size_t max_peers) {
     const std::string key = key_of(address);
     if (impl_->endpoints.count(key) != 0) return Error{Errc::already_exists, "address in use"};
-    auto e = std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, max_peers, true,
-                                                 impl_->now);
+    auto e = std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, max_peers, true, impl_->now);
     Transport* t = e.get();
     impl_->endpoints.emplace(key, std::move(e));
     return t;
@@ -144,8 +143,8 @@ Result<Transport*> SimNetwork::create_endpoint(const Address& address) {
     const std::string key = key_of(address);
     if (impl_->endpoints.count(key) != 0) return Error{Errc::already_exists, "address in use"};
     constexpr std::size_t kOutgoingLimit = 1024;
-    auto e = std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, kOutgoingLimit, false,
-                                                 impl_->now);
+    auto e =
+        std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, kOutgoingLimit, false, impl_->now);
     Transport* t = e.get();
     impl_->endpoints.emplace(key, std::move(e));
     return t;

@@ -1,4 +1,5 @@
-// Shared pieces of the end-to-end tests: the program paths, starting a server and reading its port, client reports.
+// Shared pieces of the end-to-end tests: the program paths, starting a server and reading its port, client
+// reports.
 #pragma once
 
 #include "process.hpp"

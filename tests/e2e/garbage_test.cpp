@@ -1,5 +1,5 @@
-// End to end: garbage UDP datagrams sent to the server's port are dropped and counted; a connected player keeps
-// playing as if nothing happened.
+// End to end: garbage UDP datagrams sent to the server's port are dropped and counted; a connected player
+// keeps playing as if nothing happened.
 #include "e2e_common.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -16,9 +16,9 @@
 namespace e2e {
 namespace {
 
-// Sends `count` datagrams to 127.0.0.1:port: random bytes of random length (0..1400), plus ones shaped like ENet
-// headers (peer ids of real slots, plausible flags) so that they reach past ENet's first checks. Returns the number
-// the socket accepted.
+// Sends `count` datagrams to 127.0.0.1:port: random bytes of random length (0..1400), plus ones shaped like
+// ENet headers (peer ids of real slots, plausible flags) so that they reach past ENet's first checks. Returns
+// the number the socket accepted.
 int send_garbage(int port, int count, std::uint64_t seed) {
     const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
     if (fd < 0) return 0;
@@ -36,7 +36,8 @@ int send_garbage(int port, int count, std::uint64_t seed) {
             buf[0] = static_cast<std::uint8_t>(rng.next_u32() % 4);  // peer id high bits small: a real slot
             buf[1] = static_cast<std::uint8_t>(rng.next_u32() % 4);
         }
-        if (::sendto(fd, buf.data(), buf.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) >= 0) ++sent;
+        if (::sendto(fd, buf.data(), buf.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) >= 0)
+            ++sent;
         if (i % 50 == 49) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // ~5000 datagrams/s
     }
     ::close(fd);
@@ -49,8 +50,8 @@ TEST(E2E, GarbageDatagramsAreDroppedAndCountedWhilePlayersPlayOn) {
     SCOPED_TRACE("seed=" + std::to_string(seed) + " logs in " + dir);
     auto server = start_server(dir, {"--status-interval", "1"});
     ASSERT_GT(server.port, 0);
-    Process client({kClientBin, "--headless", "--bot", "--connect", "127.0.0.1:" + std::to_string(server.port),
-                    "--duration", "12", "--seed", "5"},
+    Process client({kClientBin, "--headless", "--bot", "--connect",
+                    "127.0.0.1:" + std::to_string(server.port), "--duration", "12", "--seed", "5"},
                    dir + "/client.log");
     ASSERT_TRUE(client.wait_for_line("event=playing", 10s)) << client.log();
 
@@ -66,7 +67,8 @@ TEST(E2E, GarbageDatagramsAreDroppedAndCountedWhilePlayersPlayOn) {
     EXPECT_GT(played, 10.0);
     EXPECT_EQ(r["disconnect"].get<std::string>(), "client_quit");
     EXPECT_GE(static_cast<double>(r["snapshots_received"].get<std::uint64_t>()), 0.8 * 30.0 * played);
-    EXPECT_EQ(r["corrections"].get<std::uint64_t>(), 0u) << "alone on a perfect link, prediction must be exact";
+    EXPECT_EQ(r["corrections"].get<std::uint64_t>(), 0u)
+        << "alone on a perfect link, prediction must be exact";
     EXPECT_EQ(r["malformed"].get<std::uint64_t>(), 0u);
 
     server.proc->signal(SIGTERM);

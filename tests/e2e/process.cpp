@@ -19,10 +19,12 @@ extern char** environ;
 
 namespace e2e {
 
-Process::Process(const std::vector<std::string>& argv, std::string log_path) : log_path_(std::move(log_path)) {
+Process::Process(const std::vector<std::string>& argv, std::string log_path)
+    : log_path_(std::move(log_path)) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     std::vector<char*> args;
@@ -68,7 +70,8 @@ std::string Process::log() const {
     return ss.str();
 }
 
-std::optional<std::string> Process::wait_for_line(const std::string& needle, std::chrono::milliseconds timeout) const {
+std::optional<std::string> Process::wait_for_line(const std::string& needle,
+                                                  std::chrono::milliseconds timeout) const {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
         std::istringstream lines(log());

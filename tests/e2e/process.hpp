@@ -1,4 +1,5 @@
-// Child processes for the end-to-end tests: spawn with output to a log file, wait with a deadline, signal, read logs.
+// Child processes for the end-to-end tests: spawn with output to a log file, wait with a deadline, signal,
+// read logs.
 #pragma once
 
 #include <chrono>
@@ -21,12 +22,14 @@ public:
 
     /// Sends `sig` (if the child still runs).
     void signal(int sig);
-    /// Waits up to `timeout` for the exit; the exit code (128 + signal if killed by one), or nothing on timeout.
+    /// Waits up to `timeout` for the exit; the exit code (128 + signal if killed by one), or nothing on
+    /// timeout.
     std::optional<int> wait(std::chrono::milliseconds timeout);
     /// The whole log so far.
     [[nodiscard]] std::string log() const;
     /// Waits up to `timeout` for a line containing `needle`; that line, or nothing.
-    std::optional<std::string> wait_for_line(const std::string& needle, std::chrono::milliseconds timeout) const;
+    std::optional<std::string> wait_for_line(const std::string& needle,
+                                             std::chrono::milliseconds timeout) const;
     /// The log file.
     [[nodiscard]] const std::string& log_path() const { return log_path_; }
 

@@ -1,5 +1,6 @@
-// End to end: rewind-server and 8 headless bot clients through rewind-relay at 100 ms one-way, 20 ms jitter, 5 % loss
-// for 20 s; every client plays, receives snapshots, stays within the correction bounds, and everything exits cleanly.
+// End to end: rewind-server and 8 headless bot clients through rewind-relay at 100 ms one-way, 20 ms jitter,
+// 5 % loss for 20 s; every client plays, receives snapshots, stays within the correction bounds, and
+// everything exits cleanly.
 #include "e2e_common.hpp"
 
 #include <csignal>
@@ -19,9 +20,10 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
     auto server = start_server(dir, {"--max-players", "16", "--status-interval", "2"});
     ASSERT_GT(server.port, 0);
 
-    Process relay({kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(server.port), "--latency",
-                   "100", "--jitter", "20", "--loss", "5", "--seed", std::to_string(seed), "--stats-interval", "5"},
-                  dir + "/relay.log");
+    Process relay(
+        {kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(server.port), "--latency",
+         "100", "--jitter", "20", "--loss", "5", "--seed", std::to_string(seed), "--stats-interval", "5"},
+        dir + "/relay.log");
     const auto relay_line = relay.wait_for_line("listening on", 10s);
     ASSERT_TRUE(relay_line) << relay.log();
     const auto colon = relay_line->find(':', relay_line->find("listening on"));
@@ -31,8 +33,15 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
     // Seven clients leave by --duration; the eighth runs until it is sent SIGTERM (the signal path).
     std::vector<std::unique_ptr<Process>> clients;
     for (int i = 0; i < kClients; ++i) {
-        std::vector<std::string> argv{kClientBin, "--headless", "--bot", "--connect", "127.0.0.1:" + std::to_string(relay_port),
-                                      "--seed", std::to_string(seed + static_cast<std::uint64_t>(i)), "--stats-interval", "5"};
+        std::vector<std::string> argv{kClientBin,
+                                      "--headless",
+                                      "--bot",
+                                      "--connect",
+                                      "127.0.0.1:" + std::to_string(relay_port),
+                                      "--seed",
+                                      std::to_string(seed + static_cast<std::uint64_t>(i)),
+                                      "--stats-interval",
+                                      "5"};
         if (i + 1 < kClients) {
             argv.push_back("--duration");
             argv.push_back(std::to_string(kPlaySeconds));
@@ -40,7 +49,8 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
         clients.push_back(std::make_unique<Process>(argv, dir + "/client" + std::to_string(i) + ".log"));
     }
     for (int i = 0; i + 1 < kClients; ++i) {
-        const auto code = clients[static_cast<std::size_t>(i)]->wait(std::chrono::milliseconds(static_cast<int>(kPlaySeconds * 1000) + 25'000));
+        const auto code = clients[static_cast<std::size_t>(i)]->wait(
+            std::chrono::milliseconds(static_cast<int>(kPlaySeconds * 1000) + 25'000));
         ASSERT_TRUE(code) << "client " << i << " did not finish";
         EXPECT_EQ(*code, 0) << clients[static_cast<std::size_t>(i)]->log();
     }
@@ -66,10 +76,11 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
         // 30 snapshots a second, minus 5 % loss and a margin for scheduling on a busy machine.
         EXPECT_GE(static_cast<double>(snapshots), 0.75 * kSnapshotRate * played);
         EXPECT_GE(static_cast<double>(reconciliations), 0.70 * kSnapshotRate * played);
-        // Correction bounds of the client-server checklist: mispredictions are rare (other players' pushes, hits),
-        // the typical one is sub-pixel at 32 px/m, and no misprediction at an acknowledged tick is large enough
-        // to snap (max_error_m). A snap is decided on the view offset, so a respawn the client had predicted
-        // elsewhere snaps the drawn player too; bots die every few seconds, so a few such snaps are allowed.
+        // Correction bounds of the client-server checklist: mispredictions are rare (other players' pushes,
+        // hits), the typical one is sub-pixel at 32 px/m, and no misprediction at an acknowledged tick is
+        // large enough to snap (max_error_m). A snap is decided on the view offset, so a respawn the client
+        // had predicted elsewhere snaps the drawn player too; bots die every few seconds, so a few such snaps
+        // are allowed.
         EXPECT_LE(static_cast<double>(corrections), 0.15 * static_cast<double>(reconciliations));
         EXPECT_LT(r["median_error_m"].get<double>(), 1.0 / 32.0);
         EXPECT_LE(snaps, 3u);
@@ -88,12 +99,15 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
         worst_median = std::max(worst_median, r["median_error_m"].get<double>());
         worst_p95 = std::max(worst_p95, r["p95_error_m"].get<double>());
     }
-    std::printf("[ measured ] 8 bots via relay 100 ms/20 ms/5 %%, %.0f s: %llu snapshots, %llu corrections in %llu "
-                "reconciliations (%.2f %%), %llu snaps, worst median %.4f m, worst p95 %.4f m, worst max %.4f m\n",
-                kPlaySeconds, static_cast<unsigned long long>(total_snapshots),
-                static_cast<unsigned long long>(total_corrections), static_cast<unsigned long long>(total_reconciliations),
-                100.0 * static_cast<double>(total_corrections) / static_cast<double>(std::max<std::uint64_t>(1, total_reconciliations)),
-                static_cast<unsigned long long>(total_snaps), worst_median, worst_p95, worst_error);
+    std::printf(
+        "[ measured ] 8 bots via relay 100 ms/20 ms/5 %%, %.0f s: %llu snapshots, %llu corrections in %llu "
+        "reconciliations (%.2f %%), %llu snaps, worst median %.4f m, worst p95 %.4f m, worst max %.4f m\n",
+        kPlaySeconds, static_cast<unsigned long long>(total_snapshots),
+        static_cast<unsigned long long>(total_corrections),
+        static_cast<unsigned long long>(total_reconciliations),
+        100.0 * static_cast<double>(total_corrections) /
+            static_cast<double>(std::max<std::uint64_t>(1, total_reconciliations)),
+        static_cast<unsigned long long>(total_snaps), worst_median, worst_p95, worst_error);
 
     server.proc->signal(SIGTERM);
     const auto server_code = server.proc->wait(10s);

@@ -1,5 +1,5 @@
-// End to end: two headless rewind-client --model rollback peers through rewind-relay (50 ms, 10 ms jitter, 5 % loss)
-// play a 10 s arena match: both run, roll back, compare checksums, never desync, and exit cleanly.
+// End to end: two headless rewind-client --model rollback peers through rewind-relay (50 ms, 10 ms jitter, 5
+// % loss) play a 10 s arena match: both run, roll back, compare checksums, never desync, and exit cleanly.
 #include "e2e_common.hpp"
 
 #include <csignal>
@@ -11,23 +11,25 @@ namespace {
 TEST(E2E, TwoRollbackPeersThroughTheRelayStayInSync) {
     const std::string dir = test_dir("rollback");
     SCOPED_TRACE("logs in " + dir);
-    Process host({kClientBin, "--model", "rollback", "--headless", "--bot", "--slot", "0", "--listen", "0", "--peer",
-                  "127.0.0.1:9", "--duration", "10", "--seed", "1"},
+    Process host({kClientBin, "--model", "rollback", "--headless", "--bot", "--slot", "0", "--listen", "0",
+                  "--peer", "127.0.0.1:9", "--duration", "10", "--seed", "1"},
                  dir + "/peer0.log");
     const auto listening = host.wait_for_line("event=rollback_listening", 10s);
     ASSERT_TRUE(listening) << host.log();
     const auto host_port = kv_int(*listening, "port").value_or(0);
     ASSERT_GT(host_port, 0);
 
-    Process relay({kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(host_port), "--latency", "50",
-                   "--jitter", "10", "--loss", "5", "--seed", "7", "--stats-interval", "0"},
-                  dir + "/relay.log");
+    Process relay(
+        {kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(host_port), "--latency", "50",
+         "--jitter", "10", "--loss", "5", "--seed", "7", "--stats-interval", "0"},
+        dir + "/relay.log");
     const auto relay_line = relay.wait_for_line("listening on", 10s);
     ASSERT_TRUE(relay_line) << relay.log();
-    const int relay_port = std::stoi(relay_line->substr(relay_line->find(':', relay_line->find("listening on")) + 1));
+    const int relay_port =
+        std::stoi(relay_line->substr(relay_line->find(':', relay_line->find("listening on")) + 1));
 
-    Process guest({kClientBin, "--model", "rollback", "--headless", "--bot", "--slot", "1", "--listen", "0", "--peer",
-                   "127.0.0.1:" + std::to_string(relay_port), "--duration", "10", "--seed", "2"},
+    Process guest({kClientBin, "--model", "rollback", "--headless", "--bot", "--slot", "1", "--listen", "0",
+                   "--peer", "127.0.0.1:" + std::to_string(relay_port), "--duration", "10", "--seed", "2"},
                   dir + "/peer1.log");
     const auto host_code = host.wait(40s);
     const auto guest_code = guest.wait(40s);

@@ -1,5 +1,6 @@
-// End to end: the windowed client under Xvfb, connected to a local server with bots, saves a PNG of a frame with the
-// overlay; the test checks it is a real rendering (many colours, the wall and player colours present, variance).
+// End to end: the windowed client under Xvfb, connected to a local server with bots, saves a PNG of a frame
+// with the overlay; the test checks it is a real rendering (many colours, the wall and player colours
+// present, variance).
 #include "e2e_common.hpp"
 
 #include "client/palette.hpp"
@@ -35,16 +36,20 @@ TEST(E2E, ClientRendersTheArenaWithTheOverlayUnderXvfb) {
 
     const std::string png = std::string(E2E_WORK_DIR) + "/screenshot.png";
     std::filesystem::remove(png);
-    // Under AddressSanitizer the system's GL driver and D-Bus (loaded by SDL) leak a few allocations at exit that
-    // no rewind code owns; leak checking stays on for every other process of the e2e tests.
+    // Under AddressSanitizer the system's GL driver and D-Bus (loaded by SDL) leak a few allocations at exit
+    // that no rewind code owns; leak checking stays on for every other process of the e2e tests.
     const char* asan = std::getenv("ASAN_OPTIONS");
     const std::string saved_asan = asan ? asan : "";
-    setenv("ASAN_OPTIONS", (saved_asan.empty() ? std::string("detect_leaks=0") : saved_asan + ":detect_leaks=0").c_str(), 1);
+    setenv("ASAN_OPTIONS",
+           (saved_asan.empty() ? std::string("detect_leaks=0") : saved_asan + ":detect_leaks=0").c_str(), 1);
     Process client({"xvfb-run", "-a", "-s", "-screen 0 1280x800x24", kClientBin, "--connect",
-                    "127.0.0.1:" + std::to_string(server.port), "--bot", "--ghosts", "--screenshot", png, "--frames",
-                    "150", "--width", "1280", "--height", "800"},
+                    "127.0.0.1:" + std::to_string(server.port), "--bot", "--ghosts", "--screenshot", png,
+                    "--frames", "150", "--width", "1280", "--height", "800"},
                    dir + "/client.log");
-    if (asan) setenv("ASAN_OPTIONS", saved_asan.c_str(), 1); else unsetenv("ASAN_OPTIONS");
+    if (asan)
+        setenv("ASAN_OPTIONS", saved_asan.c_str(), 1);
+    else
+        unsetenv("ASAN_OPTIONS");
     const auto code = client.wait(60s);
     ASSERT_TRUE(code) << "the client did not finish:\n" << client.log();
     EXPECT_EQ(*code, 0) << client.log();
@@ -73,14 +78,16 @@ TEST(E2E, ClientRendersTheArenaWithTheOverlayUnderXvfb) {
     std::size_t others = 0;
     for (const auto& c : apps::palette::kOthers) others += count_colour(px, n, c);
     stbi_image_free(px);
-    std::printf("[ measured ] screenshot %s: %dx%d, %zu colours, luminance mean %.1f variance %.1f, floor %zu px, "
-                "wall %zu px, own player %zu px, other players %zu px\n",
-                png.c_str(), w, h, colours.size(), mean, variance, floor, wall, own, others);
+    std::printf(
+        "[ measured ] screenshot %s: %dx%d, %zu colours, luminance mean %.1f variance %.1f, floor %zu px, "
+        "wall %zu px, own player %zu px, other players %zu px\n",
+        png.c_str(), w, h, colours.size(), mean, variance, floor, wall, own, others);
     EXPECT_GE(colours.size(), 64u) << "too few colours for arena + overlay text and plots";
     EXPECT_GT(variance, 50.0) << "nearly uniform image";
     EXPECT_GT(floor, n / 10) << "the arena floor is missing";
     EXPECT_GT(wall, 2000u) << "walls are missing";
-    // Bots fight: any one player (the own one included) may be dead at the saved frame, but not all four at once.
+    // Bots fight: any one player (the own one included) may be dead at the saved frame, but not all four at
+    // once.
     EXPECT_GT(own + others, 40u) << "no living player is drawn";
 
     server.proc->signal(SIGTERM);

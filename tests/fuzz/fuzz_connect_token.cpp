@@ -1,5 +1,6 @@
-/// libFuzzer target: the connect token decoder and verifier on arbitrary bytes; whatever decodes must be a token
-/// the minting code could have produced (valid fields, same length), and must never crash the replay cache.
+/// libFuzzer target: the connect token decoder and verifier on arbitrary bytes; whatever decodes must be a
+/// token the minting code could have produced (valid fields, same length), and must never crash the replay
+/// cache.
 #include <rewind/session/auth/connect_token.hpp>
 #include <rewind/session/auth/keys.hpp>
 #include <rewind/session/auth/token_replay_cache.hpp>
@@ -38,14 +39,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!decoded->validate().ok()) std::abort();  // the decoder never hands out fields a token cannot carry
     if (verified.ok() && !(*verified == *decoded)) std::abort();
     // At the token's own issue time a correctly signed seed reaches the accept path too.
-    auto at_issue = auth::verify_token(bytes, corpus_keys().public_key, decoded->game_id, decoded->server_address,
-                                       decoded->issued_at);
+    auto at_issue = auth::verify_token(bytes, corpus_keys().public_key, decoded->game_id,
+                                       decoded->server_address, decoded->issued_at);
     if (at_issue.ok() && !(*at_issue == *decoded)) std::abort();
     // Re-signing the decoded fields gives a token of exactly the same length (the layout is canonical).
     auto again = auth::mint_token(*decoded, corpus_keys().secret_key);
     if (!again.ok() || again->size() != size) std::abort();
     auth::TokenReplayCache cache(2);
     if (cache.admit(*decoded, 1, now) != auth::TokenError::none && now < decoded->expires_at) std::abort();
-    if (now < decoded->expires_at && cache.admit(*decoded, 2, now) != auth::TokenError::replayed) std::abort();
+    if (now < decoded->expires_at && cache.admit(*decoded, 2, now) != auth::TokenError::replayed)
+        std::abort();
     return 0;
 }

@@ -1,4 +1,5 @@
-/// libFuzzer target: every client-server message decoder (toy game types) on arbitrary bytes; re-encode must agree.
+/// libFuzzer target: every client-server message decoder (toy game types) on arbitrary bytes; re-encode must
+/// agree.
 #include "../unit/session/client_server/toy_game.hpp"
 
 #include <rewind/session/client_server/message_codec.hpp>

@@ -1,5 +1,6 @@
-/// libFuzzer target: the rollback message decoder (input packets above all) on arbitrary bytes; whatever decodes
-/// must re-encode to the same bytes, and every carried input must either deserialize canonically or be refused.
+/// libFuzzer target: the rollback message decoder (input packets above all) on arbitrary bytes; whatever
+/// decodes must re-encode to the same bytes, and every carried input must either deserialize canonically or
+/// be refused.
 #include "../unit/session/rollback/toy_game.hpp"
 
 #include <rewind/session/rollback/game_traits.hpp>
@@ -31,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (!rb::input_to_bits<toy::Game>(in, back) || !(back == b)) std::abort();
         }
     }
-    if (m.type == rb::MsgType::state_chunk && std::uint64_t{m.state_offset} + m.state_bytes.size() > m.state_total) {
+    if (m.type == rb::MsgType::state_chunk &&
+        std::uint64_t{m.state_offset} + m.state_bytes.size() > m.state_total) {
         std::abort();
     }
     return 0;

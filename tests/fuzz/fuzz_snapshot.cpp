@@ -1,5 +1,6 @@
-/// libFuzzer target: the entity-list delta decoder (arena entities) against three baselines (chosen by the first
-/// byte); a rejected list changes nothing and is counted, an accepted one is well-formed and survives a re-encode.
+/// libFuzzer target: the entity-list delta decoder (arena entities) against three baselines (chosen by the
+/// first byte); a rejected list changes nothing and is counted, an accepted one is well-formed and survives a
+/// re-encode.
 #include <rewind/sync/entity_delta.hpp>
 
 #include "arena/arena_game.hpp"
@@ -27,7 +28,8 @@ const std::vector<std::vector<Rec>>& baselines() {
             std::array<arena::Input, arena::kMaxPlayers> in{};
             for (int t = 0; t < 200; ++t) {
                 for (int i = 0; i < players; ++i) {
-                    in[static_cast<std::size_t>(i)].move_x = static_cast<std::int8_t>((t * (i + 3)) % 255 - 127);
+                    in[static_cast<std::size_t>(i)].move_x =
+                        static_cast<std::int8_t>((t * (i + 3)) % 255 - 127);
                     in[static_cast<std::size_t>(i)].buttons = static_cast<std::uint8_t>(t % 7 == 0 ? 2 : 0);
                 }
                 ArenaGame::step(s, in, nullptr);
@@ -59,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto st = rwd::sync::decode_entity_delta(bytes, std::span<const Rec>(base), view, stale, stats);
     if (!st.ok()) {
         // The client keeps its last good state: nothing was touched, and the rejection was counted.
-        if (!same_records(view, sentinel) || stale != std::vector<std::uint32_t>{7} || stats.rejected != 1) std::abort();
+        if (!same_records(view, sentinel) || stale != std::vector<std::uint32_t>{7} || stats.rejected != 1)
+            std::abort();
         return 0;
     }
     for (std::size_t i = 1; i < view.size(); ++i)
@@ -69,7 +72,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!rwd::sync::encode_entity_delta(std::span<const Rec>(base), view, stale, again).ok()) std::abort();
     std::vector<Rec> view2;
     std::vector<std::uint32_t> stale2;
-    if (!rwd::sync::decode_entity_delta(std::span<const std::uint8_t>(again), std::span<const Rec>(base), view2, stale2, stats).ok())
+    if (!rwd::sync::decode_entity_delta(std::span<const std::uint8_t>(again), std::span<const Rec>(base),
+                                        view2, stale2, stats)
+             .ok())
         std::abort();
     if (!same_records(view, view2) || stale != stale2) std::abort();
     return 0;

@@ -129,7 +129,8 @@ TEST(Adversarial, SustainedInputFloodIsDisconnected) {
     s.expect_honest_fine();
 }
 
-// Input packets stamped far in the future, sent without end, are refused one by one and then kicked the same way.
+// Input packets stamped far in the future, sent without end, are refused one by one and then kicked the same
+// way.
 TEST(Adversarial, SustainedFutureStampsAreDisconnected) {
     const std::uint64_t seed = 812;
     SCOPED_TRACE("seed=" + std::to_string(seed));

@@ -70,8 +70,8 @@ struct ArenaGame {
     static void restore(State& s, std::span<const EntityRecord> entities);
     /// Entity id of the player in `slot`.
     static std::uint32_t player_entity(int slot) { return player_entity_id(slot); }
-    /// Blend for rendering, t in [0, 1] (clamped): positions linearly, aim the short way round, the rest from the
-    /// nearer end.
+    /// Blend for rendering, t in [0, 1] (clamped): positions linearly, aim the short way round, the rest from
+    /// the nearer end.
     static EntitySnapshot interpolate(const EntitySnapshot& a, const EntitySnapshot& b, float t);
     /// Bitmask of differing field groups (SnapshotField).
     static std::uint32_t diff_fields(const EntitySnapshot& a, const EntitySnapshot& b) {
@@ -83,8 +83,8 @@ struct ArenaGame {
     static std::int64_t position_error_q(const EntitySnapshot& a, const EntitySnapshot& b);
     /// Render only: the entity's centre in metres (z = 0).
     static std::array<double, 3> render_position_m(const EntitySnapshot& e);
-    /// Render only: `e` drawn moved by `offset_m` (x, y in metres, rounded to the grid; z ignored; not clamped
-    /// to the arena, so the drawn motion stays continuous). Never fed back into step().
+    /// Render only: `e` drawn moved by `offset_m` (x, y in metres, rounded to the grid; z ignored; not
+    /// clamped to the arena, so the drawn motion stays continuous). Never fed back into step().
     static EntitySnapshot with_render_offset(const EntitySnapshot& e, std::array<double, 3> offset_m);
 };
 

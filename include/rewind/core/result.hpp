@@ -11,42 +11,58 @@ namespace rwd {
 /// Every error rewind reports. Append only: the numeric values appear in logs and reports.
 enum class Errc : int {
     ok = 0,
-    invalid_argument,      ///< a caller passed a value outside its documented range
-    invalid_config,        ///< a config struct failed validate()
-    out_of_space,          ///< a buffer or queue is full
-    end_of_data,           ///< a reader ran past the end of its data
-    value_out_of_range,    ///< a decoded value lies outside its declared range
-    length_too_long,       ///< a decoded length exceeds its declared maximum
-    malformed,             ///< a message does not parse as its type
-    unknown_message,       ///< a message type this version does not know
-    not_connected,         ///< no such peer, or the peer is gone
-    already_exists,        ///< the thing to create exists already
-    too_many_peers,        ///< the endpoint is at its peer limit
-    timed_out,             ///< nothing heard for longer than the timeout
-    rejected,              ///< the other side refused
-    io_error,              ///< the operating system refused an operation
-    desync,                ///< peers disagree on the simulated state
+    invalid_argument,    ///< a caller passed a value outside its documented range
+    invalid_config,      ///< a config struct failed validate()
+    out_of_space,        ///< a buffer or queue is full
+    end_of_data,         ///< a reader ran past the end of its data
+    value_out_of_range,  ///< a decoded value lies outside its declared range
+    length_too_long,     ///< a decoded length exceeds its declared maximum
+    malformed,           ///< a message does not parse as its type
+    unknown_message,     ///< a message type this version does not know
+    not_connected,       ///< no such peer, or the peer is gone
+    already_exists,      ///< the thing to create exists already
+    too_many_peers,      ///< the endpoint is at its peer limit
+    timed_out,           ///< nothing heard for longer than the timeout
+    rejected,            ///< the other side refused
+    io_error,            ///< the operating system refused an operation
+    desync,              ///< peers disagree on the simulated state
 };
 
 /// The readable name of an error code, e.g. "end_of_data".
 constexpr std::string_view error_name(Errc e) {
     switch (e) {
-        case Errc::ok: return "ok";
-        case Errc::invalid_argument: return "invalid_argument";
-        case Errc::invalid_config: return "invalid_config";
-        case Errc::out_of_space: return "out_of_space";
-        case Errc::end_of_data: return "end_of_data";
-        case Errc::value_out_of_range: return "value_out_of_range";
-        case Errc::length_too_long: return "length_too_long";
-        case Errc::malformed: return "malformed";
-        case Errc::unknown_message: return "unknown_message";
-        case Errc::not_connected: return "not_connected";
-        case Errc::already_exists: return "already_exists";
-        case Errc::too_many_peers: return "too_many_peers";
-        case Errc::timed_out: return "timed_out";
-        case Errc::rejected: return "rejected";
-        case Errc::io_error: return "io_error";
-        case Errc::desync: return "desync";
+        case Errc::ok:
+            return "ok";
+        case Errc::invalid_argument:
+            return "invalid_argument";
+        case Errc::invalid_config:
+            return "invalid_config";
+        case Errc::out_of_space:
+            return "out_of_space";
+        case Errc::end_of_data:
+            return "end_of_data";
+        case Errc::value_out_of_range:
+            return "value_out_of_range";
+        case Errc::length_too_long:
+            return "length_too_long";
+        case Errc::malformed:
+            return "malformed";
+        case Errc::unknown_message:
+            return "unknown_message";
+        case Errc::not_connected:
+            return "not_connected";
+        case Errc::already_exists:
+            return "already_exists";
+        case Errc::too_many_peers:
+            return "too_many_peers";
+        case Errc::timed_out:
+            return "timed_out";
+        case Errc::rejected:
+            return "rejected";
+        case Errc::io_error:
+            return "io_error";
+        case Errc::desync:
+            return "desync";
     }
     return "unknown_error";
 }
@@ -68,9 +84,18 @@ public:
     [[nodiscard]] bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
 
-    T& value() & { assert(ok()); return std::get<0>(v_); }
-    const T& value() const& { assert(ok()); return std::get<0>(v_); }
-    T&& value() && { assert(ok()); return std::get<0>(std::move(v_)); }
+    T& value() & {
+        assert(ok());
+        return std::get<0>(v_);
+    }
+    const T& value() const& {
+        assert(ok());
+        return std::get<0>(v_);
+    }
+    T&& value() && {
+        assert(ok());
+        return std::get<0>(std::move(v_));
+    }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T& operator*() & { return value(); }
@@ -87,8 +112,8 @@ private:
 class [[nodiscard]] Status {
 public:
     Status() = default;
-    Status(Error e) : e_(e) {}                  // NOLINT(google-explicit-constructor)
-    Status(Errc c) : e_(Error{c, {}}) {}        // NOLINT(google-explicit-constructor)
+    Status(Error e) : e_(e) {}            // NOLINT(google-explicit-constructor)
+    Status(Errc c) : e_(Error{c, {}}) {}  // NOLINT(google-explicit-constructor)
     [[nodiscard]] bool ok() const { return e_.code == Errc::ok; }
     explicit operator bool() const { return ok(); }
     [[nodiscard]] Error error() const { return e_; }

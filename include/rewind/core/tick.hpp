@@ -23,10 +23,23 @@ struct Tick {
     friend constexpr Tick operator-(Tick a, std::int32_t d) {
         return Tick{a.value - static_cast<std::uint32_t>(d)};
     }
-    constexpr Tick& operator+=(std::int32_t d) { value += static_cast<std::uint32_t>(d); return *this; }
-    constexpr Tick& operator-=(std::int32_t d) { value -= static_cast<std::uint32_t>(d); return *this; }
-    constexpr Tick& operator++() { ++value; return *this; }
-    constexpr Tick operator++(int) { Tick t = *this; ++value; return t; }
+    constexpr Tick& operator+=(std::int32_t d) {
+        value += static_cast<std::uint32_t>(d);
+        return *this;
+    }
+    constexpr Tick& operator-=(std::int32_t d) {
+        value -= static_cast<std::uint32_t>(d);
+        return *this;
+    }
+    constexpr Tick& operator++() {
+        ++value;
+        return *this;
+    }
+    constexpr Tick operator++(int) {
+        Tick t = *this;
+        ++value;
+        return t;
+    }
 
     friend constexpr bool operator==(Tick a, Tick b) = default;
     friend constexpr bool operator<(Tick a, Tick b) { return (a - b) < 0; }

@@ -1,4 +1,5 @@
-/// Micros: the one strong type for time in rewind; every object takes `now` as a Micros, nothing reads a clock.
+/// Micros: the one strong type for time in rewind; every object takes `now` as a Micros, nothing reads a
+/// clock.
 #pragma once
 
 #include <compare>
@@ -25,8 +26,14 @@ struct Micros {
 
     constexpr auto operator<=>(const Micros&) const = default;
 
-    constexpr Micros& operator+=(Micros o) { count += o.count; return *this; }
-    constexpr Micros& operator-=(Micros o) { count -= o.count; return *this; }
+    constexpr Micros& operator+=(Micros o) {
+        count += o.count;
+        return *this;
+    }
+    constexpr Micros& operator-=(Micros o) {
+        count -= o.count;
+        return *this;
+    }
     friend constexpr Micros operator+(Micros a, Micros b) { return Micros{a.count + b.count}; }
     friend constexpr Micros operator-(Micros a, Micros b) { return Micros{a.count - b.count}; }
     friend constexpr Micros operator*(Micros a, std::int64_t k) { return Micros{a.count * k}; }

@@ -84,12 +84,12 @@ concept ServerGame = DeterministicGame<G> && requires {
 /// into a State, interpolated for rendering, compared field by field for reconciliation.
 ///   using EntitySnapshot (trivially copyable, ==, on the wire grid); struct EntityRecord { uint32 id; snap;
 ///   }; capture(State, vector<EntityRecord>&) sorted by id; restore(State&, span<const EntityRecord>);
-///   player_entity(slot); interpolate(a, b, float t) for t in [0, 1]; diff_fields(a, b) bitmask; field_name(bit);
-///   position_error_q(a, b) in grid units; kMetersPerUnit;
-///   render only (the client's correction smoothing): render_position_m(e) -> std::array<double, 3> (metres;
-///   2D games leave z at 0), with_render_offset(e, std::array<double, 3> offset_m) -> e drawn moved by the offset;
-///   ADL: serialize(Stream&, EntitySnapshot&), serialize_delta(Stream&, EntitySnapshot&, const
-///   EntitySnapshot& base).
+///   player_entity(slot); interpolate(a, b, float t) for t in [0, 1]; diff_fields(a, b) bitmask;
+///   field_name(bit); position_error_q(a, b) in grid units; kMetersPerUnit; render only (the client's
+///   correction smoothing): render_position_m(e) -> std::array<double, 3> (metres; 2D games leave z at 0),
+///   with_render_offset(e, std::array<double, 3> offset_m) -> e drawn moved by the offset; ADL:
+///   serialize(Stream&, EntitySnapshot&), serialize_delta(Stream&, EntitySnapshot&, const EntitySnapshot&
+///   base).
 template <class G>
 concept ReplicatedGame = ServerGame<G> && requires {
     typename G::EntitySnapshot;

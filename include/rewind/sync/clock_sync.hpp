@@ -22,8 +22,9 @@ struct ClockSyncConfig {
     double gain_per_tick = 0.01;                ///< time scale change per tick of error (0.01 = 1 %), > 0
     double max_adjust = 0.05;                   ///< cap on |time_scale - 1|, 0..0.05
     double hard_resync_ticks = 16.0;            ///< a client-tick error beyond this jumps instead, > 1
-    double target_input_offset_ticks = 2.0;  ///< how early the server should see inputs (its jitter buffer), 0..16
-    double input_offset_gain = 0.02;         ///< share of the input-offset error added per report, 0..1
+    double target_input_offset_ticks =
+        2.0;                          ///< how early the server should see inputs (its jitter buffer), 0..16
+    double input_offset_gain = 0.02;  ///< share of the input-offset error added per report, 0..1
     double max_input_offset_correction_ticks = 8.0;  ///< cap on the accumulated offset correction, >= 0
     double settled_ticks = 1.0;  ///< offset reports are used only while |error| < this, > 0
 
@@ -74,8 +75,8 @@ public:
     void on_server_tick(Tick server_tick, Micros now);
     /// The server reports this client's inputs arrive `early_ticks` early (negative: late), smoothed.
     void on_input_offset(double early_ticks);
-    /// The server said how early it wants inputs (its jitter buffer target): aim there from now on. Values outside
-    /// 0..16 (or non-finite) are ignored and false is returned.
+    /// The server said how early it wants inputs (its jitter buffer target): aim there from now on. Values
+    /// outside 0..16 (or non-finite) are ignored and false is returned.
     bool set_target_input_offset(double ticks);
 
     /// The error of `client_now` (the client's tick plus its FixedStep alpha) against the target at `now`,

@@ -14,7 +14,8 @@
 
 namespace rwd::sync {
 
-/// Most entities one entity list may hold unless the caller says otherwise (the count is attacker-controlled).
+/// Most entities one entity list may hold unless the caller says otherwise (the count is
+/// attacker-controlled).
 inline constexpr std::uint32_t kDefaultMaxEntities = 1023;
 
 /// How one baseline entity is coded, in baseline (id) order.
@@ -31,8 +32,8 @@ struct EntityDeltaStats {
     std::uint64_t decoded = 0;           ///< lists accepted
     std::uint64_t rejected = 0;          ///< lists refused (all reasons below together)
     std::uint64_t unknown_baseline = 0;  ///< the named baseline is not held (never received, or too old)
-    std::uint64_t malformed = 0;         ///< bad bits: truncated, out of range, ids not ascending, non-canonical
-    std::uint64_t too_many = 0;          ///< more entities than the limit
+    std::uint64_t malformed = 0;  ///< bad bits: truncated, out of range, ids not ascending, non-canonical
+    std::uint64_t too_many = 0;   ///< more entities than the limit
 };
 
 namespace detail {
@@ -118,16 +119,19 @@ std::size_t delta_entity_bits(const Snap& v, const Snap& base) {
 
 /// Writes, reads or measures an entity list `view` against `baseline` (both sorted by strictly ascending id):
 ///   for each baseline entity in id order, its op (EntityOp) and for `changed` the game's delta;
-///   then `0` if nothing enters, else `1` + (count - 1) in bits_required(max_entities - 1) bits, and per entering
-///   entity (ascending ids not in the baseline) its id (detail::serialize_entering_id) and the game's full
-///   serialize(). `stale` lists (ascending) the ids kept at their baseline value because the budget left them out.
-/// Writing: `view` and `stale` are inputs (a stale entity must equal its baseline value); inconsistent input fails
-/// with invalid_argument. Reading: both are outputs, overwritten (treat them as scratch: on failure they hold
-/// partial data); everything is checked: a `changed` entity equal to its base, an entering id that is in the
-/// baseline, not ascending or over the limit, a count the remaining bits cannot hold -> the stream fails.
+///   then `0` if nothing enters, else `1` + (count - 1) in bits_required(max_entities - 1) bits, and per
+///   entering entity (ascending ids not in the baseline) its id (detail::serialize_entering_id) and the
+///   game's full serialize(). `stale` lists (ascending) the ids kept at their baseline value because the
+///   budget left them out.
+/// Writing: `view` and `stale` are inputs (a stale entity must equal its baseline value); inconsistent input
+/// fails with invalid_argument. Reading: both are outputs, overwritten (treat them as scratch: on failure
+/// they hold partial data); everything is checked: a `changed` entity equal to its base, an entering id that
+/// is in the baseline, not ascending or over the limit, a count the remaining bits cannot hold -> the stream
+/// fails.
 template <class Stream, class Record>
 bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::vector<Record>& view,
-                            std::vector<std::uint32_t>& stale, std::uint32_t max_entities = kDefaultMaxEntities) {
+                            std::vector<std::uint32_t>& stale,
+                            std::uint32_t max_entities = kDefaultMaxEntities) {
     if (max_entities < 1) return s.fail(Errc::invalid_argument), false;
     if constexpr (Stream::is_reading) {
         view.clear();
@@ -138,7 +142,8 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
     std::uint32_t entering = 0;
     for (std::size_t i = 0; i < baseline.size(); ++i) {
         const Record& b = baseline[i];
-        if (i > 0 && b.id <= baseline[i - 1].id) return s.fail(Errc::invalid_argument), false;  // our own data
+        if (i > 0 && b.id <= baseline[i - 1].id)
+            return s.fail(Errc::invalid_argument), false;  // our own data
         EntityOp op = EntityOp::removed;
         if constexpr (!Stream::is_reading) {
             while (j < view.size() && view[j].id < b.id) ++entering, ++j;
@@ -157,8 +162,10 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
         if (op == EntityOp::changed) {
             if constexpr (Stream::is_reading) {
                 Record r = b;
-                if (!serialize_delta(s, r.snap, b.snap)) return s.fail(Errc::malformed), false;  // game codec (ADL)
-                if (r.snap == b.snap) return s.fail(Errc::malformed), false;  // "changed" must change something
+                if (!serialize_delta(s, r.snap, b.snap))
+                    return s.fail(Errc::malformed), false;  // game codec (ADL)
+                if (r.snap == b.snap)
+                    return s.fail(Errc::malformed), false;  // "changed" must change something
                 view.push_back(r);
             } else {
                 auto v = view[j].snap;
@@ -228,26 +235,30 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
 /// Encodes `view` against `baseline` into `out` (resized to the bytes used; the last byte zero-padded).
 template <class Record>
 [[nodiscard]] Status encode_entity_delta(std::span<const Record> baseline, const std::vector<Record>& view,
-                                         const std::vector<std::uint32_t>& stale, std::vector<std::uint8_t>& out,
+                                         const std::vector<std::uint32_t>& stale,
+                                         std::vector<std::uint8_t>& out,
                                          std::uint32_t max_entities = kDefaultMaxEntities) {
     auto& v = const_cast<std::vector<Record>&>(view);  // the writer only reads it
     auto& st = const_cast<std::vector<std::uint32_t>&>(stale);
     wire::MeasureStream m;
-    if (!serialize_entity_delta(m, baseline, v, st, max_entities)) return Error{m.error(), "entity list does not encode"};
+    if (!serialize_entity_delta(m, baseline, v, st, max_entities))
+        return Error{m.error(), "entity list does not encode"};
     out.assign((m.bits_used() + 7) / 8, 0);
     wire::WriteStream w{std::span<std::uint8_t>(out)};
-    if (!serialize_entity_delta(w, baseline, v, st, max_entities)) return Error{w.error(), "entity list does not encode"};
+    if (!serialize_entity_delta(w, baseline, v, st, max_entities))
+        return Error{w.error(), "entity list does not encode"};
     w.flush();
     return {};
 }
 
 /// Decodes an untrusted entity list against `baseline`. All or nothing: `view` and `stale` change only on
-/// success (the client keeps its last good list otherwise); the outcome is counted in `stats`. Nothing but zero
-/// padding may follow the list.
+/// success (the client keeps its last good list otherwise); the outcome is counted in `stats`. Nothing but
+/// zero padding may follow the list.
 template <class Record>
 [[nodiscard]] Status decode_entity_delta(std::span<const std::uint8_t> data, std::span<const Record> baseline,
                                          std::vector<Record>& view, std::vector<std::uint32_t>& stale,
-                                         EntityDeltaStats& stats, std::uint32_t max_entities = kDefaultMaxEntities) {
+                                         EntityDeltaStats& stats,
+                                         std::uint32_t max_entities = kDefaultMaxEntities) {
     std::vector<Record> v;
     std::vector<std::uint32_t> st;
     wire::ReadStream r(data);
@@ -255,8 +266,10 @@ template <class Record>
                     wire::serialize_align(r);
     if (!ok) {
         ++stats.rejected;
-        if (r.error() == Errc::length_too_long) ++stats.too_many;
-        else ++stats.malformed;
+        if (r.error() == Errc::length_too_long)
+            ++stats.too_many;
+        else
+            ++stats.malformed;
         return Error{r.ok() ? Errc::malformed : r.error(), "entity list rejected"};
     }
     ++stats.decoded;
@@ -268,7 +281,8 @@ template <class Record>
 /// For display: `view` with each stale entity replaced by its value in `previous` (the newest list the client
 /// already shows), when `previous` has it. Both lists sorted by id; `stale` ascending.
 template <class Record>
-void refresh_stale(std::span<const Record> previous, std::span<const std::uint32_t> stale, std::vector<Record>& view) {
+void refresh_stale(std::span<const Record> previous, std::span<const std::uint32_t> stale,
+                   std::vector<Record>& view) {
     std::size_t p = 0, k = 0;
     for (Record& r : view) {
         while (k < stale.size() && stale[k] < r.id) ++k;

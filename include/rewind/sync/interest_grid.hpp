@@ -1,4 +1,5 @@
-/// InterestGrid: a uniform spatial grid over the entities' bounds, to find those within an area-of-interest radius.
+/// InterestGrid: a uniform spatial grid over the entities' bounds, to find those within an area-of-interest
+/// radius.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -22,8 +23,10 @@ struct GridPoint {
 constexpr std::uint64_t distance_squared(GridPoint a, GridPoint b) {
     const std::int64_t dx = std::int64_t{a.x} - b.x;
     const std::int64_t dy = std::int64_t{a.y} - b.y;
-    const std::uint64_t x2 = static_cast<std::uint64_t>(dx < 0 ? -dx : dx) * static_cast<std::uint64_t>(dx < 0 ? -dx : dx);
-    const std::uint64_t y2 = static_cast<std::uint64_t>(dy < 0 ? -dy : dy) * static_cast<std::uint64_t>(dy < 0 ? -dy : dy);
+    const std::uint64_t x2 =
+        static_cast<std::uint64_t>(dx < 0 ? -dx : dx) * static_cast<std::uint64_t>(dx < 0 ? -dx : dx);
+    const std::uint64_t y2 =
+        static_cast<std::uint64_t>(dy < 0 ? -dy : dy) * static_cast<std::uint64_t>(dy < 0 ? -dy : dy);
     return x2 > UINT64_MAX - y2 ? UINT64_MAX : x2 + y2;
 }
 

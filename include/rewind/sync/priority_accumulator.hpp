@@ -13,7 +13,8 @@ namespace rwd::sync {
 /// How distance turns into priority weight.
 struct PriorityConfig {
     float near_weight = 1.0f;  ///< weight per snapshot of an entity at distance 0, > 0
-    float far_weight = 0.25f;  ///< weight at the edge of the area of interest (linear in between), > 0, <= near
+    float far_weight =
+        0.25f;  ///< weight at the edge of the area of interest (linear in between), > 0, <= near
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -54,8 +55,8 @@ struct PriorityCandidate {
 
 /// Packs candidates into `budget_bits`: forced ones first, then by descending priority (ties: lower index),
 /// each taken if it still fits; the highest-priority unforced one is taken even if it does not fit, so every
-/// snapshot makes progress and a tight budget cannot starve an entity. Reorders `candidates` so that the chosen
-/// ones come first (in that order) and returns how many were chosen. budget_bits < 0 means no budget.
+/// snapshot makes progress and a tight budget cannot starve an entity. Reorders `candidates` so that the
+/// chosen ones come first (in that order) and returns how many were chosen. budget_bits < 0 means no budget.
 std::size_t select_within_budget(std::vector<PriorityCandidate>& candidates, std::int64_t budget_bits);
 
 }  // namespace rwd::sync

@@ -1,4 +1,5 @@
-/// SnapshotPlanner: per client, picks what goes into a snapshot (interest, priorities, budget) against its baseline.
+/// SnapshotPlanner: per client, picks what goes into a snapshot (interest, priorities, budget) against its
+/// baseline.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -17,19 +18,21 @@ namespace rwd::sync {
 
 /// Settings for SnapshotPlanner.
 struct SnapshotPlannerConfig {
-    std::size_t window = 32;                          ///< snapshots kept per client for baselines, 1..64
-    std::int64_t aoi_radius = 0;                      ///< area of interest in grid units; 0 = everything relevant
-    InterestGridConfig grid{};                        ///< the spatial grid (cell size in grid units)
-    PriorityConfig priority{};                        ///< distance weights
-    std::int64_t budget_bits = -1;                    ///< entity-section bits per snapshot; < 0 = no budget
-    std::uint32_t max_entities = kDefaultMaxEntities; ///< most entities in one client's list, 1..65535
+    std::size_t window = 32;        ///< snapshots kept per client for baselines, 1..64
+    std::int64_t aoi_radius = 0;    ///< area of interest in grid units; 0 = everything relevant
+    InterestGridConfig grid{};      ///< the spatial grid (cell size in grid units)
+    PriorityConfig priority{};      ///< distance weights
+    std::int64_t budget_bits = -1;  ///< entity-section bits per snapshot; < 0 = no budget
+    std::uint32_t max_entities = kDefaultMaxEntities;  ///< most entities in one client's list, 1..65535
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const {
-        if (window < 1 || window > kMaxSnapshotWindow) return Error{Errc::invalid_config, "window not in 1..64"};
+        if (window < 1 || window > kMaxSnapshotWindow)
+            return Error{Errc::invalid_config, "window not in 1..64"};
         if (aoi_radius < 0 || aoi_radius > (std::int64_t{1} << 32))
             return Error{Errc::invalid_config, "aoi_radius not in 0..2^32"};
-        if (max_entities < 1 || max_entities > 65535) return Error{Errc::invalid_config, "max_entities not in 1..65535"};
+        if (max_entities < 1 || max_entities > 65535)
+            return Error{Errc::invalid_config, "max_entities not in 1..65535"};
         if (auto s = grid.validate(); !s.ok()) return s;
         return priority.validate();
     }
@@ -37,15 +40,15 @@ struct SnapshotPlannerConfig {
 
 /// What one plan decided (also the per-snapshot measurement).
 struct SnapshotPlanStats {
-    std::uint32_t relevant = 0;          ///< entities relevant to this client
-    std::uint32_t unchanged = 0;         ///< relevant and equal to the baseline (1 bit each)
-    std::uint32_t changed = 0;           ///< sent as a delta
-    std::uint32_t entered = 0;           ///< sent in full (not in the baseline)
-    std::uint32_t removed = 0;           ///< in the baseline but no longer relevant
-    std::uint32_t stale = 0;             ///< changed but left out by the budget (keep their baseline value)
-    std::uint32_t deferred = 0;          ///< entering but left out by the budget
-    std::int64_t planned_bits = 0;       ///< upper bound of the entity section's bits
-    bool has_baseline = false;           ///< encoded against an acknowledged snapshot
+    std::uint32_t relevant = 0;     ///< entities relevant to this client
+    std::uint32_t unchanged = 0;    ///< relevant and equal to the baseline (1 bit each)
+    std::uint32_t changed = 0;      ///< sent as a delta
+    std::uint32_t entered = 0;      ///< sent in full (not in the baseline)
+    std::uint32_t removed = 0;      ///< in the baseline but no longer relevant
+    std::uint32_t stale = 0;        ///< changed but left out by the budget (keep their baseline value)
+    std::uint32_t deferred = 0;     ///< entering but left out by the budget
+    std::int64_t planned_bits = 0;  ///< upper bound of the entity section's bits
+    bool has_baseline = false;      ///< encoded against an acknowledged snapshot
 };
 
 /// What the server keeps per client: its sent snapshots (baselines) and accumulated priorities.
@@ -63,15 +66,15 @@ struct SnapshotClient {
     }
 };
 
-/// A snapshot plan for one client: encode `view` with `stale` against `baseline` (age `baseline_age`, 0 = none),
-/// then commit() it to the client's window.
+/// A snapshot plan for one client: encode `view` with `stale` against `baseline` (age `baseline_age`, 0 =
+/// none), then commit() it to the client's window.
 template <class Record>
 struct SnapshotPlan {
-    std::span<const Record> baseline{};   ///< the baseline's entities (empty without one)
-    std::uint8_t baseline_age = 0;        ///< sequence - baseline sequence, 1..64; 0 = empty baseline
-    std::vector<Record> view;             ///< what the client will hold after decoding, sorted by id
-    std::vector<std::uint32_t> stale;     ///< ids kept at their baseline value, ascending
-    SnapshotPlanStats stats{};            ///< what was decided
+    std::span<const Record> baseline{};  ///< the baseline's entities (empty without one)
+    std::uint8_t baseline_age = 0;       ///< sequence - baseline sequence, 1..64; 0 = empty baseline
+    std::vector<Record> view;            ///< what the client will hold after decoding, sorted by id
+    std::vector<std::uint32_t> stale;    ///< ids kept at their baseline value, ascending
+    SnapshotPlanStats stats{};           ///< what was decided
 };
 
 /// Optional game relevance: the weight multiplier of `entity` for client `client` (<= 0: not relevant to it).
@@ -86,8 +89,8 @@ public:
     /// A planner with `config` (must be valid).
     explicit SnapshotPlanner(const SnapshotPlannerConfig& config) : config_(config), grid_(config.grid) {}
 
-    /// This snapshot's world: every entity sorted by id, with its position and game weight (weights may be empty:
-    /// all 1). The spans must stay valid until the last plan() of this snapshot.
+    /// This snapshot's world: every entity sorted by id, with its position and game weight (weights may be
+    /// empty: all 1). The spans must stay valid until the last plan() of this snapshot.
     void set_world(std::span<const Record> entities, std::span<const GridPoint> positions,
                    std::span<const float> weights = {}) {
         world_ = entities;
@@ -105,7 +108,8 @@ public:
         out.stats = {};
         const auto* base = client.window.baseline();
         out.baseline = base ? std::span<const Record>(base->entities) : std::span<const Record>{};
-        out.baseline_age = base ? static_cast<std::uint8_t>(static_cast<std::uint16_t>(sequence - base->sequence)) : 0;
+        out.baseline_age =
+            base ? static_cast<std::uint8_t>(static_cast<std::uint16_t>(sequence - base->sequence)) : 0;
         out.stats.has_baseline = base != nullptr;
 
         // Relevant entities (ascending world indices) and their weights.
@@ -122,8 +126,9 @@ public:
         }
         if (viewer >= 0 && static_cast<std::size_t>(viewer) < world_.size() &&
             !std::binary_search(relevant_.begin(), relevant_.end(), static_cast<std::uint32_t>(viewer))) {
-            relevant_.insert(std::lower_bound(relevant_.begin(), relevant_.end(), static_cast<std::uint32_t>(viewer)),
-                             static_cast<std::uint32_t>(viewer));
+            relevant_.insert(
+                std::lower_bound(relevant_.begin(), relevant_.end(), static_cast<std::uint32_t>(viewer)),
+                static_cast<std::uint32_t>(viewer));
         }
         ids_.clear();
         weights_out_.clear();
@@ -135,13 +140,15 @@ public:
             if (!(w > 0.0f) && static_cast<int>(idx) != viewer) continue;
             if (!(w > 0.0f)) w = 1.0f;
             if (spatial && client.has_viewer)
-                w *= distance_weight(config_.priority, distance_squared(positions_[idx], client.viewer), config_.aoi_radius);
+                w *= distance_weight(config_.priority, distance_squared(positions_[idx], client.viewer),
+                                     config_.aoi_radius);
             relevant_[kept++] = idx;
             ids_.push_back(e.id);
             weights_out_.push_back(w);
         }
         relevant_.resize(kept);
-        if (relevant_.size() > config_.max_entities) relevant_.resize(config_.max_entities);  // the rest next time
+        if (relevant_.size() > config_.max_entities)
+            relevant_.resize(config_.max_entities);  // the rest next time
         ids_.resize(relevant_.size());
         weights_out_.resize(relevant_.size());
         client.priorities.accumulate(ids_, weights_out_);
@@ -165,7 +172,8 @@ public:
                 } else {
                     mandatory += 3;  // as stale, if left out
                     const auto cost = 2 + delta_entity_bits(e.snap, bl[b].snap);
-                    candidates_.push_back({idx, pri, static_cast<std::uint32_t>(cost > 3 ? cost - 3 : 0), forced});
+                    candidates_.push_back(
+                        {idx, pri, static_cast<std::uint32_t>(cost > 3 ? cost - 3 : 0), forced});
                 }
                 ++b;
             } else {
@@ -175,13 +183,15 @@ public:
         }
         for (; b < bl.size(); ++b) mandatory += 3, ++out.stats.removed;
 
-        const std::int64_t budget = config_.budget_bits < 0 ? -1 : std::max<std::int64_t>(0, config_.budget_bits - mandatory);
+        const std::int64_t budget =
+            config_.budget_bits < 0 ? -1 : std::max<std::int64_t>(0, config_.budget_bits - mandatory);
         const std::size_t chosen = select_within_budget(candidates_, budget);
         std::int64_t planned = mandatory;
         chosen_.assign(world_.size() > 0 ? relevant_.size() : 0, 0);
         for (std::size_t c = 0; c < chosen; ++c) {
             planned += candidates_[c].cost_bits;
-            const auto pos = std::lower_bound(relevant_.begin(), relevant_.end(), candidates_[c].index) - relevant_.begin();
+            const auto pos = std::lower_bound(relevant_.begin(), relevant_.end(), candidates_[c].index) -
+                             relevant_.begin();
             chosen_[static_cast<std::size_t>(pos)] = 1;
             client.priorities.reset(world_[candidates_[c].index].id);
         }
@@ -197,8 +207,10 @@ public:
                 out.view.push_back(e);
             } else if (chosen_[r]) {
                 out.view.push_back(e);
-                if (in_base) ++out.stats.changed;
-                else ++out.stats.entered;
+                if (in_base)
+                    ++out.stats.changed;
+                else
+                    ++out.stats.entered;
             } else if (in_base) {
                 out.view.push_back(bl[b]);
                 out.stale.push_back(e.id);
@@ -209,9 +221,10 @@ public:
         }
     }
 
-    /// Stores the plan's view as snapshot `sequence` for `tick` in the client's window (after encoding it: the
-    /// baseline span stays valid until then).
-    void commit(SnapshotClient<Record>& client, std::uint16_t sequence, Tick tick, const SnapshotPlan<Record>& plan) {
+    /// Stores the plan's view as snapshot `sequence` for `tick` in the client's window (after encoding it:
+    /// the baseline span stays valid until then).
+    void commit(SnapshotClient<Record>& client, std::uint16_t sequence, Tick tick,
+                const SnapshotPlan<Record>& plan) {
         std::vector<Record>& slot = client.window.push(sequence, tick);
         slot.assign(plan.view.begin(), plan.view.end());
     }

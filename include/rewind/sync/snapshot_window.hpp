@@ -1,4 +1,5 @@
-/// SnapshotWindow: one peer's recent snapshots (entity lists) by sequence, and the acknowledged delta baseline.
+/// SnapshotWindow: one peer's recent snapshots (entity lists) by sequence, and the acknowledged delta
+/// baseline.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -17,8 +18,9 @@ inline constexpr std::size_t kMaxSnapshotWindow = 64;
 /// The server keeps one per client: every snapshot it sent (the entity list the client holds after decoding
 /// it), so that the next one can be delta-encoded against the newest one the client acknowledged. The client
 /// keeps one too: every snapshot it decoded, so that it can find the baseline the server names. Entries are
-/// keyed by the 16-bit snapshot sequence (wrap-aware); the newest `capacity` sequences are kept. Record is any
-/// type; the window only stores vectors of it (their capacity is reused, so a warm window does not allocate).
+/// keyed by the 16-bit snapshot sequence (wrap-aware); the newest `capacity` sequences are kept. Record is
+/// any type; the window only stores vectors of it (their capacity is reused, so a warm window does not
+/// allocate).
 template <class Record>
 class SnapshotWindow {
 public:
@@ -58,9 +60,9 @@ public:
         acked_ = Tick{};
     }
 
-    /// Stores a new snapshot `sequence` for `tick` and returns its (empty) entity list to fill. A sequence not
-    /// newer than the newest stored is still stored if it is within the window (a client may store an old one),
-    /// otherwise the returned list is a scratch list that is never found.
+    /// Stores a new snapshot `sequence` for `tick` and returns its (empty) entity list to fill. A sequence
+    /// not newer than the newest stored is still stored if it is within the window (a client may store an old
+    /// one), otherwise the returned list is a scratch list that is never found.
     std::vector<Record>& push(std::uint16_t sequence, Tick tick) {
         if (!has_newest_ || seq_greater(sequence, newest_)) {
             // Invalidate the slots the window slides past.
@@ -98,9 +100,9 @@ public:
         return best;
     }
 
-    /// Records the peer's acknowledgement of the snapshot for `tick` (untrusted: any value). Only a tick newer
-    /// than the one already acknowledged and not newer than the newest stored snapshot moves the baseline
-    /// (wrap-aware), so a bogus future tick cannot pin it; returns whether it moved.
+    /// Records the peer's acknowledgement of the snapshot for `tick` (untrusted: any value). Only a tick
+    /// newer than the one already acknowledged and not newer than the newest stored snapshot moves the
+    /// baseline (wrap-aware), so a bogus future tick cannot pin it; returns whether it moved.
     bool ack(Tick tick) {
         if (has_ack_ && !(tick > acked_)) return false;
         if (has_newest_ && slot(newest_).valid && tick > slot(newest_).tick) return false;
@@ -128,7 +130,9 @@ private:
         return age >= 0 && age < static_cast<std::int32_t>(capacity_);
     }
     Entry& slot(std::uint16_t sequence) { return entries_[sequence & (entries_.size() - 1)]; }
-    [[nodiscard]] const Entry& slot(std::uint16_t sequence) const { return entries_[sequence & (entries_.size() - 1)]; }
+    [[nodiscard]] const Entry& slot(std::uint16_t sequence) const {
+        return entries_[sequence & (entries_.size() - 1)];
+    }
 
     std::size_t capacity_ = 32;
     std::vector<Entry> entries_;

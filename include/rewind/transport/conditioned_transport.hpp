@@ -1,4 +1,5 @@
-/// ConditionedTransport: a Transport decorator that delays and drops another Transport's messages in each direction.
+/// ConditionedTransport: a Transport decorator that delays and drops another Transport's messages in each
+/// direction.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -33,17 +34,17 @@ struct ConditionedCounters {
     std::uint64_t discarded_on_close = 0;  ///< messages still in flight when their peer went away
 };
 
-/// Wraps an inner Transport (not owned; it must outlive the wrapper) and runs every unreliable message through a
-/// LinkConditioner per peer and direction: latency, jitter, loss, bursts, duplication, reordering, bandwidth, the
-/// same model as SimNetwork and rewind-relay. Reliable messages only take the latency of their direction, in
-/// order and never lost: the inner transport already made them reliable, and a reliable message the
-/// conditioner "lost" would be one the real network retransmits anyway. Connect and disconnect events pass at once;
-/// messages still in flight when their peer goes away are discarded. Meant for clients that let a player (or a
-/// test) impair its own link, e.g. from a debug overlay, without a relay in between.
+/// Wraps an inner Transport (not owned; it must outlive the wrapper) and runs every unreliable message
+/// through a LinkConditioner per peer and direction: latency, jitter, loss, bursts, duplication, reordering,
+/// bandwidth, the same model as SimNetwork and rewind-relay. Reliable messages only take the latency of their
+/// direction, in order and never lost: the inner transport already made them reliable, and a reliable message
+/// the conditioner "lost" would be one the real network retransmits anyway. Connect and disconnect events
+/// pass at once; messages still in flight when their peer goes away are discarded. Meant for clients that let
+/// a player (or a test) impair its own link, e.g. from a debug overlay, without a relay in between.
 class ConditionedTransport final : public Transport {
 public:
-    /// A wrapper around `inner` with `links` (an invalid config is replaced by perfect links) and a seed for the
-    /// conditioners' generators (each peer and direction derives its own stream from it).
+    /// A wrapper around `inner` with `links` (an invalid config is replaced by perfect links) and a seed for
+    /// the conditioners' generators (each peer and direction derives its own stream from it).
     ConditionedTransport(Transport& inner, const ConditionedLinks& links, std::uint64_t seed);
     ~ConditionedTransport() override;
     ConditionedTransport(const ConditionedTransport&) = delete;
@@ -62,7 +63,8 @@ public:
     [[nodiscard]] Result<PeerId> connect(const Address& to) override;
     /// Disconnects through the inner transport; messages still held for the peer are discarded.
     void disconnect(PeerId peer, DisconnectReason reason = DisconnectReason::local) override;
-    /// Holds the message in the peer's up direction; it reaches the inner transport when due (or never, if lost).
+    /// Holds the message in the peer's up direction; it reaches the inner transport when due (or never, if
+    /// lost).
     [[nodiscard]] Status send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) override;
     /// Hands due outgoing messages to the inner transport, updates it, and conditions what it received.
     void update(Micros now) override;

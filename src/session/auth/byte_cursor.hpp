@@ -1,4 +1,5 @@
-/// ByteWriter and ByteReader: little-endian fixed-width fields for the connect token layout (private to auth/).
+/// ByteWriter and ByteReader: little-endian fixed-width fields for the connect token layout (private to
+/// auth/).
 #pragma once
 
 #include <cstddef>
@@ -33,7 +34,8 @@ public:
     bool uint(std::uint64_t& v, int bytes) {
         if (!ok_ || remaining() < static_cast<std::size_t>(bytes)) return ok_ = false;
         v = 0;
-        for (int i = 0; i < bytes; ++i) v |= std::uint64_t{data_[pos_ + static_cast<std::size_t>(i)]} << (8 * i);
+        for (int i = 0; i < bytes; ++i)
+            v |= std::uint64_t{data_[pos_ + static_cast<std::size_t>(i)]} << (8 * i);
         pos_ += static_cast<std::size_t>(bytes);
         return true;
     }

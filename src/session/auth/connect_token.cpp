@@ -14,14 +14,16 @@ namespace rwd::auth {
 namespace {
 
 // Layout (docs/SECURITY.md), little-endian:
-//   magic "RWTK" (4) | version (1) | game id (4) | client id (8) | issued_at (8) | expires_at (8) | nonce (16)
-//   | address length A (1) | address (A) | user data length U (2) | user data (U) | Ed25519 signature (64)
+//   magic "RWTK" (4) | version (1) | game id (4) | client id (8) | issued_at (8) | expires_at (8) | nonce
+//   (16) | address length A (1) | address (A) | user data length U (2) | user data (U) | Ed25519 signature
+//   (64)
 // The signature covers every byte before it, magic and version included.
 constexpr std::array<std::uint8_t, 4> kMagic{'R', 'W', 'T', 'K'};
 
 bool address_ok(std::string_view a) {
     if (a.empty() || a.size() > kMaxTokenAddressBytes) return false;
-    return std::all_of(a.begin(), a.end(), [](char c) { return c > 0x20 && c < 0x7F; });  // printable, no spaces
+    return std::all_of(a.begin(), a.end(),
+                       [](char c) { return c > 0x20 && c < 0x7F; });  // printable, no spaces
 }
 
 void encode_unsigned(const TokenFields& f, std::vector<std::uint8_t>& out) {
@@ -56,7 +58,8 @@ Result<Parsed> parse(std::span<const std::uint8_t> bytes) {
     if (bytes.size() > kMaxTokenBytes) return malformed("token too long");
     detail::ByteReader r(bytes);
     std::span<const std::uint8_t> magic, nonce, address, user_data, signature;
-    std::uint64_t version = 0, game_id = 0, client_id = 0, issued = 0, expires = 0, address_len = 0, user_len = 0;
+    std::uint64_t version = 0, game_id = 0, client_id = 0, issued = 0, expires = 0, address_len = 0,
+                  user_len = 0;
     if (!r.raw(magic, kMagic.size()) || !std::equal(magic.begin(), magic.end(), kMagic.begin()))
         return malformed("not a connect token (bad magic)");
     if (!r.uint(version, 1) || version != kTokenVersion) return malformed("unsupported token version");
@@ -102,7 +105,8 @@ bool beyond(Micros a, Micros b, Micros slack) {
 
 Status TokenFields::validate() const {
     if (!address_ok(server_address))
-        return Error{Errc::invalid_argument, "server_address must be 1..128 printable characters without spaces"};
+        return Error{Errc::invalid_argument,
+                     "server_address must be 1..128 printable characters without spaces"};
     if (user_data.size() > kMaxTokenUserDataBytes)
         return Error{Errc::invalid_argument, "user_data must be at most 256 bytes"};
     if (expires_at <= issued_at) return Error{Errc::invalid_argument, "expires_at must be after issued_at"};
@@ -111,17 +115,28 @@ Status TokenFields::validate() const {
 
 std::string_view token_error_name(TokenError e) {
     switch (e) {
-        case TokenError::none: return "none";
-        case TokenError::missing: return "missing";
-        case TokenError::malformed: return "malformed";
-        case TokenError::bad_signature: return "bad_signature";
-        case TokenError::expired: return "expired";
-        case TokenError::not_yet_valid: return "not_yet_valid";
-        case TokenError::wrong_server: return "wrong_server";
-        case TokenError::wrong_game: return "wrong_game";
-        case TokenError::replayed: return "replayed";
-        case TokenError::replay_cache_full: return "replay_cache_full";
-        case TokenError::client_in_use: return "client_in_use";
+        case TokenError::none:
+            return "none";
+        case TokenError::missing:
+            return "missing";
+        case TokenError::malformed:
+            return "malformed";
+        case TokenError::bad_signature:
+            return "bad_signature";
+        case TokenError::expired:
+            return "expired";
+        case TokenError::not_yet_valid:
+            return "not_yet_valid";
+        case TokenError::wrong_server:
+            return "wrong_server";
+        case TokenError::wrong_game:
+            return "wrong_game";
+        case TokenError::replayed:
+            return "replayed";
+        case TokenError::replay_cache_full:
+            return "replay_cache_full";
+        case TokenError::client_in_use:
+            return "client_in_use";
     }
     return "unknown";
 }
@@ -155,8 +170,9 @@ Result<TokenFields> decode_token(std::span<const std::uint8_t> bytes) {
     return std::move(p->fields);
 }
 
-Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const PublicKey& key, std::uint32_t game_id,
-                                 std::string_view this_server_address, Micros now, Micros max_clock_skew) {
+Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const PublicKey& key,
+                                 std::uint32_t game_id, std::string_view this_server_address, Micros now,
+                                 Micros max_clock_skew) {
     if (bytes.empty()) return refused(TokenError::missing);
     auto p = parse(bytes);
     if (!p.ok()) return p.error();
@@ -169,7 +185,8 @@ Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const Publ
     if (f.game_id != game_id) return refused(TokenError::wrong_game);
     if (f.server_address != this_server_address) return refused(TokenError::wrong_server);
     if (now >= f.expires_at) return refused(TokenError::expired);
-    if (beyond(f.issued_at, now, std::max(max_clock_skew, Micros{}))) return refused(TokenError::not_yet_valid);
+    if (beyond(f.issued_at, now, std::max(max_clock_skew, Micros{})))
+        return refused(TokenError::not_yet_valid);
     return std::move(p->fields);
 }
 

@@ -7,9 +7,12 @@ namespace rwd::auth {
 
 Status TokenRequirement::validate() const {
     if (server_address.empty() || server_address.size() > kMaxTokenAddressBytes)
-        return Error{Errc::invalid_config, "require_token.server_address must be 1..128 characters (host:port)"};
-    if (public_key == PublicKey{}) return Error{Errc::invalid_config, "require_token.public_key is all zeros"};
-    if (max_clock_skew < Micros{}) return Error{Errc::invalid_config, "require_token.max_clock_skew must be >= 0"};
+        return Error{Errc::invalid_config,
+                     "require_token.server_address must be 1..128 characters (host:port)"};
+    if (public_key == PublicKey{})
+        return Error{Errc::invalid_config, "require_token.public_key is all zeros"};
+    if (max_clock_skew < Micros{})
+        return Error{Errc::invalid_config, "require_token.max_clock_skew must be >= 0"};
     if (replay_capacity < 1 || replay_capacity > 1'000'000)
         return Error{Errc::invalid_config, "require_token.replay_capacity must be 1..1000000"};
     return {};
@@ -20,7 +23,8 @@ TokenGate::TokenGate(const TokenRequirement& requirement)
     assert(requirement.validate().ok());
 }
 
-Result<TokenFields> TokenGate::verify(std::span<const std::uint8_t> token, std::uint32_t game_id, Micros now) const {
+Result<TokenFields> TokenGate::verify(std::span<const std::uint8_t> token, std::uint32_t game_id,
+                                      Micros now) const {
     return verify_token(token, requirement_.public_key, game_id, requirement_.server_address,
                         now + requirement_.clock_offset, requirement_.max_clock_skew);
 }

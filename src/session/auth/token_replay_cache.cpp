@@ -1,4 +1,5 @@
-/// TokenReplayCache: a fixed table of accepted (client id, nonce) pairs bound to the connection that used them.
+/// TokenReplayCache: a fixed table of accepted (client id, nonce) pairs bound to the connection that used
+/// them.
 #include <rewind/session/auth/token_replay_cache.hpp>
 
 #include <algorithm>
@@ -16,7 +17,8 @@ TokenError TokenReplayCache::admit(const TokenFields& token, std::uint64_t owner
             continue;
         }
         if (e.client_id == token.client_id && e.nonce == token.nonce) {
-            // The same token again: fine from the connection that owns it (a repeated hello), a replay otherwise.
+            // The same token again: fine from the connection that owns it (a repeated hello), a replay
+            // otherwise.
             return e.owner == owner ? TokenError::none : TokenError::replayed;
         }
     }
@@ -33,8 +35,8 @@ TokenError TokenReplayCache::check(const TokenFields& token, std::uint64_t owner
 }
 
 std::size_t TokenReplayCache::live(Micros now) const {
-    return static_cast<std::size_t>(
-        std::count_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.used && now < e.expires_at; }));
+    return static_cast<std::size_t>(std::count_if(
+        entries_.begin(), entries_.end(), [&](const Entry& e) { return e.used && now < e.expires_at; }));
 }
 
 }  // namespace rwd::auth

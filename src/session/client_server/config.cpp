@@ -5,7 +5,8 @@
 namespace rwd::client_server {
 
 Status ServerConfig::validate() const {
-    if (tick_rate_hz < 1 || tick_rate_hz > 1000) return Error{Errc::invalid_config, "tick_rate_hz must be 1..1000"};
+    if (tick_rate_hz < 1 || tick_rate_hz > 1000)
+        return Error{Errc::invalid_config, "tick_rate_hz must be 1..1000"};
     if (snapshot_rate_hz < 10 || snapshot_rate_hz > 60)
         return Error{Errc::invalid_config, "snapshot_rate_hz must be 10..60"};
     if (snapshot_rate_hz > tick_rate_hz)
@@ -14,7 +15,8 @@ Status ServerConfig::validate() const {
     if (client_timeout.count <= 0) return Error{Errc::invalid_config, "client_timeout must be positive"};
     if (hello_timeout.count <= 0) return Error{Errc::invalid_config, "hello_timeout must be positive"};
     if (kick_linger.count < 0) return Error{Errc::invalid_config, "kick_linger must be >= 0"};
-    if (max_rewind_ms < 0 || max_rewind_ms > 1000) return Error{Errc::invalid_config, "max_rewind_ms must be 0..1000"};
+    if (max_rewind_ms < 0 || max_rewind_ms > 1000)
+        return Error{Errc::invalid_config, "max_rewind_ms must be 0..1000"};
     if (input_buffer_target < 1 || input_buffer_target > 3)
         return Error{Errc::invalid_config, "input_buffer_target must be 1..3"};
     if (input_buffer_cap < 1 || input_buffer_cap > 32)
@@ -25,7 +27,8 @@ Status ServerConfig::validate() const {
     // ticks the interpolation pair at the cap needs): 1033 ms at 60 Hz, 516 ms at 120 Hz.
     const sync::HitboxHistoryConfig history{tick_rate_hz, Micros{std::int64_t{max_rewind_ms} * 1000}};
     if (!history.validate(kHitboxHistoryTicks).ok())
-        return Error{Errc::invalid_config, "max_rewind_ms exceeds the hitbox history (kHitboxHistoryTicks - 2 ticks)"};
+        return Error{Errc::invalid_config,
+                     "max_rewind_ms exceeds the hitbox history (kHitboxHistoryTicks - 2 ticks)"};
     if (abusive_packets_per_window < 1 || abusive_packets_per_window > 100000)
         return Error{Errc::invalid_config, "abusive_packets_per_window must be 1..100000"};
     if (abuse_window < Micros{100'000} || abuse_window > Micros{60'000'000})
@@ -36,7 +39,8 @@ Status ServerConfig::validate() const {
 }
 
 Status ClientConfig::validate() const {
-    if (tick_rate_hz < 1 || tick_rate_hz > 1000) return Error{Errc::invalid_config, "tick_rate_hz must be 1..1000"};
+    if (tick_rate_hz < 1 || tick_rate_hz > 1000)
+        return Error{Errc::invalid_config, "tick_rate_hz must be 1..1000"};
     if (max_tick_catchup < 1 || max_tick_catchup > 1000)
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
     if (smoothing_time.count <= 0) return Error{Errc::invalid_config, "smoothing_time must be positive"};
@@ -47,10 +51,12 @@ Status ClientConfig::validate() const {
     if (max_extrapolation_ticks < 0 || max_extrapolation_ticks > 10)
         return Error{Errc::invalid_config, "max_extrapolation_ticks must be 0..10"};
     if (correction_log_size == 0) return Error{Errc::invalid_config, "correction_log_size must be >= 1"};
-    if (min_rtt_samples < 1 || min_rtt_samples > 32) return Error{Errc::invalid_config, "min_rtt_samples must be 1..32"};
+    if (min_rtt_samples < 1 || min_rtt_samples > 32)
+        return Error{Errc::invalid_config, "min_rtt_samples must be 1..32"};
     if (initial_extra_lead_ticks < 0 || initial_extra_lead_ticks > 30)
         return Error{Errc::invalid_config, "initial_extra_lead_ticks must be 0..30"};
-    if (sync_ping_interval.count <= 0) return Error{Errc::invalid_config, "sync_ping_interval must be positive"};
+    if (sync_ping_interval.count <= 0)
+        return Error{Errc::invalid_config, "sync_ping_interval must be positive"};
     if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be positive"};
     if (connect_token.size() > auth::kMaxTokenBytes)
         return Error{Errc::invalid_config, "connect_token is longer than auth::kMaxTokenBytes"};

@@ -6,41 +6,64 @@ namespace rwd::client_server {
 
 std::string_view message_type_name(MessageType t) {
     switch (t) {
-        case MessageType::connect_request: return "connect_request";
-        case MessageType::connect_accept: return "connect_accept";
-        case MessageType::input: return "input";
-        case MessageType::snapshot: return "snapshot";
-        case MessageType::event: return "event";
-        case MessageType::disconnect: return "disconnect";
-        case MessageType::chat: return "chat";
+        case MessageType::connect_request:
+            return "connect_request";
+        case MessageType::connect_accept:
+            return "connect_accept";
+        case MessageType::input:
+            return "input";
+        case MessageType::snapshot:
+            return "snapshot";
+        case MessageType::event:
+            return "event";
+        case MessageType::disconnect:
+            return "disconnect";
+        case MessageType::chat:
+            return "chat";
     }
     return "unknown";
 }
 
 std::string_view disconnect_code_name(DisconnectCode c) {
     switch (c) {
-        case DisconnectCode::none: return "none";
-        case DisconnectCode::client_quit: return "client_quit";
-        case DisconnectCode::server_shutdown: return "server_shutdown";
-        case DisconnectCode::timed_out: return "timed_out";
-        case DisconnectCode::server_full: return "server_full";
-        case DisconnectCode::bad_protocol: return "bad_protocol";
-        case DisconnectCode::garbage: return "garbage";
-        case DisconnectCode::cheating: return "cheating";
-        case DisconnectCode::transport: return "transport";
-        case DisconnectCode::unauthorized: return "unauthorized";
+        case DisconnectCode::none:
+            return "none";
+        case DisconnectCode::client_quit:
+            return "client_quit";
+        case DisconnectCode::server_shutdown:
+            return "server_shutdown";
+        case DisconnectCode::timed_out:
+            return "timed_out";
+        case DisconnectCode::server_full:
+            return "server_full";
+        case DisconnectCode::bad_protocol:
+            return "bad_protocol";
+        case DisconnectCode::garbage:
+            return "garbage";
+        case DisconnectCode::cheating:
+            return "cheating";
+        case DisconnectCode::transport:
+            return "transport";
+        case DisconnectCode::unauthorized:
+            return "unauthorized";
     }
     return "unknown";
 }
 
 std::string_view event_kind_name(EventKind k) {
     switch (k) {
-        case EventKind::spawn: return "spawn";
-        case EventKind::death: return "death";
-        case EventKind::hit: return "hit";
-        case EventKind::score: return "score";
-        case EventKind::chat: return "chat";
-        case EventKind::leave: return "leave";
+        case EventKind::spawn:
+            return "spawn";
+        case EventKind::death:
+            return "death";
+        case EventKind::hit:
+            return "hit";
+        case EventKind::score:
+            return "score";
+        case EventKind::chat:
+            return "chat";
+        case EventKind::leave:
+            return "leave";
     }
     return "unknown";
 }

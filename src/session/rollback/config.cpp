@@ -7,12 +7,14 @@ Status P2PConfig::validate() const {
     if (num_players < 1 || num_players > kMaxSessionPlayers) {
         return Error{Errc::invalid_config, "num_players must be 1..8"};
     }
-    if (input_delay < 0 || input_delay > kMaxInputDelay) return Error{Errc::invalid_config, "input_delay must be 0..30"};
+    if (input_delay < 0 || input_delay > kMaxInputDelay)
+        return Error{Errc::invalid_config, "input_delay must be 0..30"};
     if (max_prediction < 0 || max_prediction > kMaxPredictionWindow) {
         return Error{Errc::invalid_config, "max_prediction must be 0..32"};
     }
     if (checksum_interval < 0) return Error{Errc::invalid_config, "checksum_interval must be >= 0"};
-    if (sync_roundtrips < 1 || sync_roundtrips > 100) return Error{Errc::invalid_config, "sync_roundtrips must be 1..100"};
+    if (sync_roundtrips < 1 || sync_roundtrips > 100)
+        return Error{Errc::invalid_config, "sync_roundtrips must be 1..100"};
     if (sync_retry <= Micros{0} || keepalive_interval <= Micros{0} || resend_interval <= Micros{0} ||
         quality_interval <= Micros{0} || frame_duration <= Micros{0}) {
         return Error{Errc::invalid_config, "intervals must be positive"};
@@ -25,8 +27,10 @@ Status P2PConfig::validate() const {
         return Error{Errc::invalid_config, "time sync gain/deadband must be >= 0, max_adjust in [0, 0.5)"};
     }
     if (stall_frames_ahead < 0) return Error{Errc::invalid_config, "stall_frames_ahead must be >= 0"};
-    if (max_spectators < 0 || max_spectators > 64) return Error{Errc::invalid_config, "max_spectators must be 0..64"};
-    // The window must outlast the prediction window: a late disconnect can rewrite that many confirmed frames.
+    if (max_spectators < 0 || max_spectators > 64)
+        return Error{Errc::invalid_config, "max_spectators must be 0..64"};
+    // The window must outlast the prediction window: a late disconnect can rewrite that many confirmed
+    // frames.
     if (spectator_history_frames < max_prediction + 2 || spectator_history_frames > 100'000'000) {
         return Error{Errc::invalid_config, "spectator_history_frames must be max_prediction+2 .. 100000000"};
     }
@@ -36,37 +40,56 @@ Status P2PConfig::validate() const {
 std::string_view event_name(SessionEvent::Type type) {
     using T = SessionEvent::Type;
     switch (type) {
-        case T::synchronizing: return "synchronizing";
-        case T::synchronized: return "synchronized";
-        case T::running: return "running";
-        case T::interrupted: return "interrupted";
-        case T::resumed: return "resumed";
-        case T::disconnected: return "disconnected";
-        case T::time_sync: return "time_sync";
-        case T::desync_detected: return "desync_detected";
-        case T::spectator_joined: return "spectator_joined";
-        case T::spectator_left: return "spectator_left";
+        case T::synchronizing:
+            return "synchronizing";
+        case T::synchronized:
+            return "synchronized";
+        case T::running:
+            return "running";
+        case T::interrupted:
+            return "interrupted";
+        case T::resumed:
+            return "resumed";
+        case T::disconnected:
+            return "disconnected";
+        case T::time_sync:
+            return "time_sync";
+        case T::desync_detected:
+            return "desync_detected";
+        case T::spectator_joined:
+            return "spectator_joined";
+        case T::spectator_left:
+            return "spectator_left";
     }
     return "unknown";
 }
 
 std::string_view leave_reason_name(LeaveReason reason) {
     switch (reason) {
-        case LeaveReason::none: return "none";
-        case LeaveReason::left: return "left";
-        case LeaveReason::too_far_behind: return "too_far_behind";
+        case LeaveReason::none:
+            return "none";
+        case LeaveReason::left:
+            return "left";
+        case LeaveReason::too_far_behind:
+            return "too_far_behind";
     }
     return "unknown";
 }
 
 std::string_view advance_status_name(AdvanceStatus status) {
     switch (status) {
-        case AdvanceStatus::advanced: return "advanced";
-        case AdvanceStatus::synchronizing: return "synchronizing";
-        case AdvanceStatus::prediction_threshold: return "prediction_threshold";
-        case AdvanceStatus::time_sync_stall: return "time_sync_stall";
-        case AdvanceStatus::missing_local_input: return "missing_local_input";
-        case AdvanceStatus::finished: return "finished";
+        case AdvanceStatus::advanced:
+            return "advanced";
+        case AdvanceStatus::synchronizing:
+            return "synchronizing";
+        case AdvanceStatus::prediction_threshold:
+            return "prediction_threshold";
+        case AdvanceStatus::time_sync_stall:
+            return "time_sync_stall";
+        case AdvanceStatus::missing_local_input:
+            return "missing_local_input";
+        case AdvanceStatus::finished:
+            return "finished";
     }
     return "unknown";
 }

@@ -7,7 +7,8 @@
 
 namespace rwd::rollback {
 
-std::string byte_diff(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b, std::size_t max_lines) {
+std::string byte_diff(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b,
+                      std::size_t max_lines) {
     std::string out;
     char line[96];
     if (a.size() != b.size()) {

@@ -1,4 +1,5 @@
-// PeerLink: handshake with random nonces, quality pings, keepalives and silence detection for one rollback peer.
+// PeerLink: handshake with random nonces, quality pings, keepalives and silence detection for one rollback
+// peer.
 #include <rewind/session/rollback/detail/peer_link.hpp>
 
 namespace rwd::rollback::detail {
@@ -47,7 +48,8 @@ PeerLink::PeerLink(transport::PeerId peer, Role remote_role, std::uint8_t remote
       last_recv_(now),
       last_quality_(now) {}
 
-bool PeerLink::send(transport::Transport& t, Sender& sender, Message& msg, Micros now, transport::Delivery d) {
+bool PeerLink::send(transport::Transport& t, Sender& sender, Message& msg, Micros now,
+                    transport::Delivery d) {
     if (state_ == State::disconnected) return false;
     msg.sender_nonce = local_nonce_;
     const bool ok = sender.send(t, peer_, msg, d, bytes_sent, packets_sent);
@@ -83,7 +85,8 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
         if (remote_nonce_known_ && msg.sender_nonce != remote_nonce_) return false;  // another incarnation
         if (msg.type == MsgType::sync_request &&
             (msg.session_tag != params_.session_tag || msg.num_players != params_.num_players ||
-             msg.role != remote_role_ || (remote_role_ == Role::player && msg.players_mask != remote_players_))) {
+             msg.role != remote_role_ ||
+             (remote_role_ == Role::player && msg.players_mask != remote_players_))) {
             return false;  // a peer of another match, another player count or another seat plan
         }
         remote_nonce_ = msg.sender_nonce;
@@ -110,7 +113,8 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
             break;
         }
         case MsgType::sync_reply:
-            if (state_ == State::syncing && initiator_ && sync_outstanding_ && msg.request_nonce == sync_nonce_) {
+            if (state_ == State::syncing && initiator_ && sync_outstanding_ &&
+                msg.request_nonce == sync_nonce_) {
                 sync_outstanding_ = false;
                 ++sync_done_;
                 events.push_back({LinkEvent::Type::synchronizing, sync_done_, params_.sync_roundtrips});
@@ -143,7 +147,8 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
             state_ = State::disconnected;
             events.push_back({LinkEvent::Type::disconnected});
             break;
-        default: break;  // input and forensics messages are the session's business
+        default:
+            break;  // input and forensics messages are the session's business
     }
     return true;
 }

@@ -1,4 +1,5 @@
-// The rollback message codec: one serialize() for write, read and measure; every decoded field is range-checked.
+// The rollback message codec: one serialize() for write, read and measure; every decoded field is
+// range-checked.
 #include <rewind/session/rollback/protocol.hpp>
 
 #include <rewind/wire/message.hpp>
@@ -14,7 +15,8 @@ using wire::serialize_bool;
 using wire::serialize_int;
 using wire::serialize_uint64;
 
-constexpr Frame kMaxWireFrame = std::numeric_limits<Frame>::max() - static_cast<Frame>(kMaxInputsPerStream) - 1;
+constexpr Frame kMaxWireFrame =
+    std::numeric_limits<Frame>::max() - static_cast<Frame>(kMaxInputsPerStream) - 1;
 
 /// A frame in [0, kMaxWireFrame] as 32 bits.
 template <class Stream>
@@ -38,7 +40,8 @@ bool serialize_i32(Stream& s, std::int32_t& v) {
     return true;
 }
 
-/// One input after `prev`: `same` bit, else its size (7 bits) and per byte a nonzero-XOR flag plus the XOR byte.
+/// One input after `prev`: `same` bit, else its size (7 bits) and per byte a nonzero-XOR flag plus the XOR
+/// byte.
 template <class Stream>
 bool serialize_input(Stream& s, const InputBits& prev, InputBits& cur) {
     bool same = Stream::is_reading ? false : cur == prev;
@@ -54,7 +57,8 @@ bool serialize_input(Stream& s, const InputBits& prev, InputBits& cur) {
         cur.size = size;
     }
     for (std::size_t i = 0; i < size; ++i) {
-        std::uint8_t x = Stream::is_reading ? std::uint8_t{0} : static_cast<std::uint8_t>(cur.bytes[i] ^ prev.bytes[i]);
+        std::uint8_t x =
+            Stream::is_reading ? std::uint8_t{0} : static_cast<std::uint8_t>(cur.bytes[i] ^ prev.bytes[i]);
         bool nonzero = x != 0;
         if (!serialize_bool(s, nonzero)) return false;
         if (nonzero) {
@@ -76,7 +80,8 @@ bool serialize_input(Stream& s, const InputBits& prev, InputBits& cur) {
 
 template <class Stream>
 bool serialize_stream(Stream& s, InputStream& st) {
-    if (!serialize_int(s, st.player, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxSessionPlayers - 1))) return false;
+    if (!serialize_int(s, st.player, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxSessionPlayers - 1)))
+        return false;
     if (!serialize_frame(s, st.start)) return false;
     std::uint32_t count = static_cast<std::uint32_t>(st.inputs.size());
     if (!serialize_int(s, count, 0u, static_cast<std::uint32_t>(kMaxInputsPerStream))) return false;
@@ -98,7 +103,8 @@ bool serialize_input_body(Stream& s, Message& m) {
     if (!serialize_opt_frame(s, m.ack)) return false;
     if (!serialize_frame(s, m.sender_frame)) return false;
     if (!serialize_i32(s, m.advantage)) return false;
-    if (!serialize_int(s, m.num_status, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxSessionPlayers))) return false;
+    if (!serialize_int(s, m.num_status, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxSessionPlayers)))
+        return false;
     for (std::size_t i = 0; i < m.num_status; ++i) {
         PlayerStatus& ps = m.status[i];
         if (!serialize_bool(s, ps.disconnected)) return false;
@@ -146,7 +152,8 @@ bool serialize(Stream& s, Message& m) {
             if (!serialize_bool(s, spectator)) return false;
             if constexpr (Stream::is_reading) m.role = spectator ? Role::spectator : Role::player;
             if (!s.serialize_bits(m.session_tag, 32)) return false;
-            if (!serialize_int(s, m.num_players, std::uint8_t{1}, static_cast<std::uint8_t>(kMaxSessionPlayers))) {
+            if (!serialize_int(s, m.num_players, std::uint8_t{1},
+                               static_cast<std::uint8_t>(kMaxSessionPlayers))) {
                 return false;
             }
             std::uint32_t mask = m.players_mask;
@@ -154,13 +161,19 @@ bool serialize(Stream& s, Message& m) {
             if constexpr (Stream::is_reading) m.players_mask = static_cast<std::uint8_t>(mask);
             return true;
         }
-        case MsgType::sync_reply: return s.serialize_bits(m.request_nonce, 32);
-        case MsgType::input: return serialize_input_body(s, m);
+        case MsgType::sync_reply:
+            return s.serialize_bits(m.request_nonce, 32);
+        case MsgType::input:
+            return serialize_input_body(s, m);
         case MsgType::quality_report:
-        case MsgType::quality_reply: return s.serialize_bits(m.stamp, 32);
-        case MsgType::keepalive: return true;
-        case MsgType::goodbye: return wire::serialize_enum(s, m.reason, kMaxLeaveReason);
-        case MsgType::state_request: return serialize_frame(s, m.state_frame);
+        case MsgType::quality_reply:
+            return s.serialize_bits(m.stamp, 32);
+        case MsgType::keepalive:
+            return true;
+        case MsgType::goodbye:
+            return wire::serialize_enum(s, m.reason, kMaxLeaveReason);
+        case MsgType::state_request:
+            return serialize_frame(s, m.state_frame);
         case MsgType::state_chunk: {
             if (!serialize_frame(s, m.state_frame)) return false;
             if (!serialize_uint64(s, m.state_checksum)) return false;

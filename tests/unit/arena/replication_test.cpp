@@ -249,7 +249,8 @@ TEST(Replication, RenderOffsetMovesOnlyTheDrawnPosition) {
     EXPECT_EQ(moved.y, a.y - kUnitsPerMeter / 4);
     EXPECT_EQ(moved.vx, a.vx);  // only the position is drawn elsewhere
     EXPECT_EQ(ArenaGame::with_render_offset(a, {0.0, 0.0, 0.0}), a);
-    EXPECT_EQ(ArenaGame::with_render_offset(a, {std::nan(""), 1e300, 0.0}), a);  // nonsense leaves it in place
+    EXPECT_EQ(ArenaGame::with_render_offset(a, {std::nan(""), 1e300, 0.0}),
+              a);  // nonsense leaves it in place
 }
 
 TEST(Replication, DiffFieldsNamesEachGroup) {

@@ -1,4 +1,5 @@
-/// rewind-lab's grading: synthetic figures that pass every client-server item, and each item failing on its own.
+/// rewind-lab's grading: synthetic figures that pass every client-server item, and each item failing on its
+/// own.
 #include "cs_grade.hpp"
 #include "grade.hpp"
 
@@ -75,27 +76,111 @@ void expect_only_failure(const CsFigures& f, const std::string& item) {
 }
 
 TEST(LabGrade, EachItemFailsOnItsOwn) {
-    { auto f = passing(); f.main.tick.server_ticks = 3590; expect_only_failure(f, "1 "); }
-    { auto f = passing(); f.main.tick.frames_with_jump = 1; expect_only_failure(f, "1 "); }
-    { auto f = passing(); f.main.clock.hard_resyncs = 1; expect_only_failure(f, "2 "); }
-    { auto f = passing(); f.main.clock.offset_error_ticks.median = 1.5; expect_only_failure(f, "2 "); }
-    { auto f = passing(); f.zero_latency.prediction.own = 1; expect_only_failure(f, "3 "); }
-    { auto f = passing(); f.main.prediction.reconcile_error_m.p99 = 0.04; expect_only_failure(f, "3 "); }
-    { auto f = passing(); f.shared_step.shared.mismatches = 1; expect_only_failure(f, "4 "); }
-    { auto f = passing(); f.shared_step.shared.ticks_compared = 10; expect_only_failure(f, "4 "); }
-    { auto f = passing(); f.main.interp.max_extrapolation_ticks = 2.5; expect_only_failure(f, "5 "); }
-    { auto f = passing(); f.main.interp.held_share = 0.01; expect_only_failure(f, "5 "); }
-    { auto f = passing(); f.main.authority.malformed_counted = 9; expect_only_failure(f, "6 "); }
-    { auto f = passing(); f.main.authority.probe_max_speed = 140; expect_only_failure(f, "6 "); }
-    { auto f = passing(); f.loss_10.channel.max_snapshot_gap_ms = 300; expect_only_failure(f, "7 "); }
-    { auto f = passing(); f.loss_10.channel.events_received = 899; expect_only_failure(f, "7 "); }
-    { auto f = passing(); f.loss_10.channel.events_out_of_order = 1; expect_only_failure(f, "7 "); }
-    { auto f = passing(); f.zero_latency.shots.not_registered = 30; expect_only_failure(f, "8 "); }
-    { auto f = passing(); f.main.shots.probe_clamped = 49; expect_only_failure(f, "8 "); }
-    { auto f = passing(); f.main.prediction.snapped_below_threshold = 1; expect_only_failure(f, "9 "); }
-    { auto f = passing(); f.main.prediction.max_drawn_step_m = 1.0; expect_only_failure(f, "9 "); }
-    { auto f = passing(); f.bandwidth_64.bandwidth.snapshot_kbps.median = 40; expect_only_failure(f, "- Delta"); }
-    { auto f = passing(); f.bandwidth_64.bandwidth.outside_aoi_received = 1; expect_only_failure(f, "- Interest"); }
+    {
+        auto f = passing();
+        f.main.tick.server_ticks = 3590;
+        expect_only_failure(f, "1 ");
+    }
+    {
+        auto f = passing();
+        f.main.tick.frames_with_jump = 1;
+        expect_only_failure(f, "1 ");
+    }
+    {
+        auto f = passing();
+        f.main.clock.hard_resyncs = 1;
+        expect_only_failure(f, "2 ");
+    }
+    {
+        auto f = passing();
+        f.main.clock.offset_error_ticks.median = 1.5;
+        expect_only_failure(f, "2 ");
+    }
+    {
+        auto f = passing();
+        f.zero_latency.prediction.own = 1;
+        expect_only_failure(f, "3 ");
+    }
+    {
+        auto f = passing();
+        f.main.prediction.reconcile_error_m.p99 = 0.04;
+        expect_only_failure(f, "3 ");
+    }
+    {
+        auto f = passing();
+        f.shared_step.shared.mismatches = 1;
+        expect_only_failure(f, "4 ");
+    }
+    {
+        auto f = passing();
+        f.shared_step.shared.ticks_compared = 10;
+        expect_only_failure(f, "4 ");
+    }
+    {
+        auto f = passing();
+        f.main.interp.max_extrapolation_ticks = 2.5;
+        expect_only_failure(f, "5 ");
+    }
+    {
+        auto f = passing();
+        f.main.interp.held_share = 0.01;
+        expect_only_failure(f, "5 ");
+    }
+    {
+        auto f = passing();
+        f.main.authority.malformed_counted = 9;
+        expect_only_failure(f, "6 ");
+    }
+    {
+        auto f = passing();
+        f.main.authority.probe_max_speed = 140;
+        expect_only_failure(f, "6 ");
+    }
+    {
+        auto f = passing();
+        f.loss_10.channel.max_snapshot_gap_ms = 300;
+        expect_only_failure(f, "7 ");
+    }
+    {
+        auto f = passing();
+        f.loss_10.channel.events_received = 899;
+        expect_only_failure(f, "7 ");
+    }
+    {
+        auto f = passing();
+        f.loss_10.channel.events_out_of_order = 1;
+        expect_only_failure(f, "7 ");
+    }
+    {
+        auto f = passing();
+        f.zero_latency.shots.not_registered = 30;
+        expect_only_failure(f, "8 ");
+    }
+    {
+        auto f = passing();
+        f.main.shots.probe_clamped = 49;
+        expect_only_failure(f, "8 ");
+    }
+    {
+        auto f = passing();
+        f.main.prediction.snapped_below_threshold = 1;
+        expect_only_failure(f, "9 ");
+    }
+    {
+        auto f = passing();
+        f.main.prediction.max_drawn_step_m = 1.0;
+        expect_only_failure(f, "9 ");
+    }
+    {
+        auto f = passing();
+        f.bandwidth_64.bandwidth.snapshot_kbps.median = 40;
+        expect_only_failure(f, "- Delta");
+    }
+    {
+        auto f = passing();
+        f.bandwidth_64.bandwidth.outside_aoi_received = 1;
+        expect_only_failure(f, "- Interest");
+    }
 }
 
 TEST(LabGrade, NothingGradedIsNotAPass) {

@@ -3,8 +3,8 @@
 #include "options.hpp"
 #include "report.hpp"
 
-#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <string>
@@ -24,7 +24,8 @@ lab::LabOptions parse(std::vector<std::string> args) {
 }
 
 TEST(LabOptions, ProfileThenBothThenDirection) {
-    const auto o = parse({"--profile", "checklist", "--loss", "10", "--up-latency", "30", "--down-jitter", "0"});
+    const auto o =
+        parse({"--profile", "checklist", "--loss", "10", "--up-latency", "30", "--down-jitter", "0"});
     ASSERT_TRUE(o.validate().ok());
     const auto up = lab::up_link(o).value();
     const auto down = lab::down_link(o).value();
@@ -65,7 +66,8 @@ TEST(LabRun, ShortChecklistRunHasEveryFigureAndAnHonestExitCode) {
         EXPECT_TRUE(j.contains(key)) << key;
     for (const char* pass : {"main", "zero_latency", "shared_step", "loss_10"}) {
         const auto& p = j["figures"]["passes"][pass];
-        for (const char* key : {"tick", "clock", "prediction", "shared", "interp", "authority", "channel", "shots", "bandwidth"})
+        for (const char* key : {"tick", "clock", "prediction", "shared", "interp", "authority", "channel",
+                                "shots", "bandwidth"})
             EXPECT_TRUE(p.contains(key)) << pass << "." << key;
         EXPECT_EQ(p["playing"].get<int>(), p["players"].get<int>()) << pass;
     }
@@ -87,7 +89,8 @@ TEST(LabRun, ShortChecklistRunHasEveryFigureAndAnHonestExitCode) {
 }
 
 TEST(LabRun, NoRewindAllowedFailsLagCompensation) {
-    // A real configuration, not a test hook: with a 0 ms rewind cap the server cannot honour what shooters saw.
+    // A real configuration, not a test hook: with a 0 ms rewind cap the server cannot honour what shooters
+    // saw.
     auto o = parse({"--players", "4", "--duration", "10", "--seed", "7", "--max-rewind-ms", "0", "--quiet"});
     ASSERT_TRUE(o.validate().ok());
     const lab::ModelResult r = lab::find_model(o.model)->run(o);

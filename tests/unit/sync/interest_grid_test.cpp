@@ -29,7 +29,8 @@ TEST(InterestGrid, FindsExactlyThePointsInsideTheCircle) {
     g.build(pts);
     std::vector<std::uint32_t> out;
     EXPECT_EQ(g.query({0, 0}, 100, out), 4u);
-    EXPECT_EQ(out, (std::vector<std::uint32_t>{0, 1, 3, 4}));  // the edge counts; (70, 71) is 99.7 away, 101 is not
+    EXPECT_EQ(
+        out, (std::vector<std::uint32_t>{0, 1, 3, 4}));  // the edge counts; (70, 71) is 99.7 away, 101 is not
 }
 
 TEST(InterestGrid, EmptyAndNegativeRadius) {
@@ -60,7 +61,8 @@ RC_GTEST_PROP(InterestGridProp, MatchesBruteForce, (std::uint64_t seed)) {
     const std::int32_t span = static_cast<std::int32_t>(1 + rng.uniform(200000));
     std::vector<GridPoint> pts;
     for (int i = 0; i < n; ++i) pts.push_back({rng.range(-span, span), rng.range(-span, span)});
-    InterestGrid g(InterestGridConfig{static_cast<std::int32_t>(1 + rng.uniform(50000)), static_cast<int>(1 + rng.uniform(300))});
+    InterestGrid g(InterestGridConfig{static_cast<std::int32_t>(1 + rng.uniform(50000)),
+                                      static_cast<int>(1 + rng.uniform(300))});
     g.build(pts);
     std::vector<std::uint32_t> out;
     for (int q = 0; q < 10; ++q) {

@@ -1,4 +1,5 @@
-// Tests for PriorityAccumulator and select_within_budget: accumulation, reset, forgetting, forced-first packing.
+// Tests for PriorityAccumulator and select_within_budget: accumulation, reset, forgetting, forced-first
+// packing.
 #include <rewind/sync/priority_accumulator.hpp>
 
 #include <gtest/gtest.h>
@@ -42,7 +43,8 @@ TEST(PriorityAccumulator, AccumulatesResetsAndForgets) {
 }
 
 TEST(SelectWithinBudget, ForcedFirstThenPriorityWhileItFits) {
-    std::vector<PriorityCandidate> c{{0, 5.0f, 40, false}, {1, 1.0f, 10, true}, {2, 4.0f, 100, false}, {3, 3.0f, 30, false}};
+    std::vector<PriorityCandidate> c{
+        {0, 5.0f, 40, false}, {1, 1.0f, 10, true}, {2, 4.0f, 100, false}, {3, 3.0f, 30, false}};
     const std::size_t n = select_within_budget(c, 80);
     ASSERT_EQ(n, 3u);
     EXPECT_EQ(c[0].index, 1u);  // forced

@@ -18,7 +18,8 @@ namespace {
 using toy::Rec;
 using toy::Snap;
 
-/// One server-side client and its real client: plan, encode, commit; receive, decode against the stored baseline.
+/// One server-side client and its real client: plan, encode, commit; receive, decode against the stored
+/// baseline.
 struct Link {
     explicit Link(const SnapshotPlannerConfig& c) : planner(c) { server.reset(c.window); }
     SnapshotPlanner<Rec> planner;
@@ -55,7 +56,8 @@ struct Link {
             if (!e) return ++stats.unknown_baseline, ++stats.rejected, false;
             base = e->entities;
         }
-        if (!decode_entity_delta(std::span<const std::uint8_t>(p.bytes), base, view, stale, stats).ok()) return false;
+        if (!decode_entity_delta(std::span<const std::uint8_t>(p.bytes), base, view, stale, stats).ok())
+            return false;
         client.push(p.seq, Tick{p.tick}) = view;
         return true;
     }
@@ -83,7 +85,8 @@ TEST(SnapshotPlannerConfig, ValidatesFields) {
 }
 
 TEST(SnapshotPlanner, AnEntityOutsideTheAreaOfInterestCostsZeroBytes) {
-    // The same scene with and without a far entity that moves every snapshot: the client's bytes are identical.
+    // The same scene with and without a far entity that moves every snapshot: the client's bytes are
+    // identical.
     Link with(aoi_config(1000)), without(aoi_config(1000));
     std::vector<Rec> view;
     std::vector<std::uint32_t> stale;
@@ -155,7 +158,8 @@ TEST(SnapshotPlanner, TightBudgetDeliversEveryRelevantEntityWithoutStarvation) {
             }
         }
         if (n >= 60) {
-            EXPECT_LE(link.plan.stats.planned_bits, c.budget_bits + 120) << n;  // one over-budget top pick at most
+            EXPECT_LE(link.plan.stats.planned_bits, c.budget_bits + 120)
+                << n;  // one over-budget top pick at most
         }
     }
     for (int i = 0; i < kEntities; ++i) EXPECT_GE(last_fresh[static_cast<std::size_t>(i)], 400 - 60) << i;
@@ -191,7 +195,8 @@ TEST(SnapshotPlanner, RoundTripsUnderLossAndLateAcks) {
         c.budget_bits = seed % 2 ? -1 : 400;
         Link link(c);
         std::vector<Rec> world;
-        for (std::uint32_t i = 0; i < 30; ++i) world.push_back(Rec{i * 3, {rng.range(-5000, 5000), rng.range(-5000, 5000), 100}});
+        for (std::uint32_t i = 0; i < 30; ++i)
+            world.push_back(Rec{i * 3, {rng.range(-5000, 5000), rng.range(-5000, 5000), 100}});
         std::vector<Link::Packet> acks_in_flight;
         std::vector<Rec> view;
         std::vector<std::uint32_t> stale;
@@ -201,8 +206,10 @@ TEST(SnapshotPlanner, RoundTripsUnderLossAndLateAcks) {
                 r.snap.x = std::clamp(r.snap.x + rng.range(-300, 300), -6000, 6000);
                 if (rng.uniform(20) == 0) r.snap.hp = static_cast<std::uint8_t>(rng.uniform(101));
             }
-            if (rng.uniform(10) == 0) world.erase(world.begin() + 1 + rng.uniform(static_cast<std::uint32_t>(world.size() - 1)));
-            if (rng.uniform(8) == 0) world.push_back(Rec{world.back().id + 1 + rng.uniform(50), {rng.range(-5000, 5000), 0, 9}});
+            if (rng.uniform(10) == 0)
+                world.erase(world.begin() + 1 + rng.uniform(static_cast<std::uint32_t>(world.size() - 1)));
+            if (rng.uniform(8) == 0)
+                world.push_back(Rec{world.back().id + 1 + rng.uniform(50), {rng.range(-5000, 5000), 0, 9}});
             const auto p = link.send(world, 0);
             if (p.age == 0) ++without_baseline;
             if (rng.uniform(4) == 0) continue;  // lost

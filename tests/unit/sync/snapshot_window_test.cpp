@@ -10,7 +10,9 @@ namespace {
 
 using Window = SnapshotWindow<int>;
 
-void push(Window& w, std::uint16_t seq, std::uint32_t tick) { w.push(seq, Tick{tick}).push_back(static_cast<int>(tick)); }
+void push(Window& w, std::uint16_t seq, std::uint32_t tick) {
+    w.push(seq, Tick{tick}).push_back(static_cast<int>(tick));
+}
 
 TEST(SnapshotWindow, StoresAndFindsBySequenceAndTick) {
     Window w(32);

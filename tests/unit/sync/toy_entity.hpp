@@ -11,8 +11,8 @@ namespace rwd::sync::toy {
 
 /// One toy entity's replicated fields.
 struct Snap {
-    std::int32_t x = 0;  ///< grid units, -1e6..1e6
-    std::int32_t y = 0;  ///< grid units, -1e6..1e6
+    std::int32_t x = 0;     ///< grid units, -1e6..1e6
+    std::int32_t y = 0;     ///< grid units, -1e6..1e6
     std::uint8_t hp = 100;  ///< 0..100
     friend bool operator==(const Snap&, const Snap&) = default;
 };
@@ -39,7 +39,8 @@ bool serialize_delta(Stream& s, Snap& v, const Snap& base) {
     if constexpr (Stream::is_reading) v = base;
     if (!wire::serialize_relative(s, base.x, v.x) || !wire::serialize_relative(s, base.y, v.y)) return false;
     if constexpr (Stream::is_reading)
-        if (v.x < -kLimit || v.x > kLimit || v.y < -kLimit || v.y > kLimit) return s.fail(Errc::value_out_of_range), false;
+        if (v.x < -kLimit || v.x > kLimit || v.y < -kLimit || v.y > kLimit)
+            return s.fail(Errc::value_out_of_range), false;
     bool hp_changed = v.hp != base.hp;
     if (!wire::serialize_bool(s, hp_changed)) return false;
     return !hp_changed || wire::serialize_int(s, v.hp, std::uint8_t{0}, std::uint8_t{100});

@@ -1,5 +1,5 @@
-// ConditionedTransport: a perfect link passes through, latency delays each direction, loss drops only unreliable,
-// reliable keeps its order, in-flight messages die with their peer, determinism from the seed.
+// ConditionedTransport: a perfect link passes through, latency delays each direction, loss drops only
+// unreliable, reliable keeps its order, in-flight messages die with their peer, determinism from the seed.
 #include <rewind/transport/conditioned_transport.hpp>
 #include <rewind/transport/sim_network.hpp>
 
@@ -22,7 +22,8 @@ struct Timed {
     TransportEvent ev;
 };
 
-// A SimNetwork (perfect links) with a server endpoint and a client endpoint wrapped in a ConditionedTransport.
+// A SimNetwork (perfect links) with a server endpoint and a client endpoint wrapped in a
+// ConditionedTransport.
 struct Rig {
     Rig(const ConditionedLinks& links, std::uint64_t seed)
         : net(SimNetworkConfig{}),
@@ -65,7 +66,8 @@ struct Rig {
 };
 
 std::vector<std::uint8_t> bytes_of(std::uint32_t n) {
-    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8), static_cast<std::uint8_t>(n >> 16), 0};
+    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8),
+            static_cast<std::uint8_t>(n >> 16), 0};
 }
 std::uint32_t number_of(const std::vector<std::uint8_t>& v) {
     return v.size() < 3 ? 0u : (v[0] | (std::uint32_t{v[1]} << 8) | (std::uint32_t{v[2]} << 16));
@@ -153,7 +155,8 @@ TEST(ConditionedTransport, InFlightMessagesDieWithTheirPeer) {
     links.down.latency = 300_ms;
     Rig r(links, 5);
     ASSERT_NE(r.server_peer, kInvalidPeer);
-    for (std::uint32_t i = 0; i < 10; ++i) ASSERT_TRUE(r.server->send(r.server_peer, Delivery::unreliable, bytes_of(i)).ok());
+    for (std::uint32_t i = 0; i < 10; ++i)
+        ASSERT_TRUE(r.server->send(r.server_peer, Delivery::unreliable, bytes_of(i)).ok());
     r.run_for(20_ms);
     r.server->disconnect(r.server_peer);
     r.run_for(600_ms);
@@ -176,7 +179,8 @@ TEST(ConditionedTransport, SameSeedSameDecisions) {
             r.step();
         }
         r.run_for(200_ms);
-        for (const auto& e : Rig::messages(r.server_events, Delivery::unreliable)) got.push_back(number_of(e.ev.data));
+        for (const auto& e : Rig::messages(r.server_events, Delivery::unreliable))
+            got.push_back(number_of(e.ev.data));
         return got;
     };
     EXPECT_EQ(run(11), run(11));

@@ -131,16 +131,18 @@ TEST(SimConnection, ClientOnlyEndpointRefusesIncoming) {
     EXPECT_EQ(d[0].event.reason, DisconnectReason::refused);
 }
 
-// Regression: an endpoint created after the network ran for longer than connect_timeout started its own clock at
-// 0, so its first connect attempt looked that old at once and timed out on the next update.
+// Regression: an endpoint created after the network ran for longer than connect_timeout started its own clock
+// at 0, so its first connect attempt looked that old at once and timed out on the next update.
 TEST(SimConnection, EndpointCreatedLateConnectsNormally) {
     for (const bool listening : {false, true}) {
         SCOPED_TRACE(listening ? "listen()" : "create_endpoint()");
         Harness h(config_with(50_ms));  // connect_timeout 1 s
         auto& server = h.add_server(4);
         h.run_until(6_s);  // six connect timeouts of network time before the client exists
-        testing::Node& client = listening ? h.nodes.emplace_back(testing::Node{h.net.listen(testing::client_address(0), 4).value(), {}})
-                                 : h.add_client(0);
+        testing::Node& client =
+            listening
+                ? h.nodes.emplace_back(testing::Node{h.net.listen(testing::client_address(0), 4).value(), {}})
+                : h.add_client(0);
         const PeerId peer = client.transport->connect(kServer).value();
         h.run_until(6_s + 300_ms);
         auto c = client.of(Type::connected);

@@ -1,4 +1,5 @@
-/// Connect tokens: a client's signed permission from the game backend to join one server, minted and verified.
+/// Connect tokens: a client's signed permission from the game backend to join one server, minted and
+/// verified.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -34,14 +35,15 @@ inline constexpr Micros kDefaultTokenClockSkew{10'000'000};
 using TokenNonce = std::array<std::uint8_t, kTokenNonceBytes>;
 
 /// What a token says. Times are microseconds since the Unix epoch on the backend's clock; the server compares
-/// them with its own wall clock, so backend and servers must keep their clocks in sync (NTP) to within the skew.
+/// them with its own wall clock, so backend and servers must keep their clocks in sync (NTP) to within the
+/// skew.
 struct TokenFields {
-    std::uint32_t game_id = 0;     ///< the game/build the token is for (ServerConfig::game_id)
-    std::uint64_t client_id = 0;   ///< who the backend says this client is (unique per account)
-    std::string server_address;    ///< the one server it admits to, "host:port", 1..kMaxTokenAddressBytes
-    Micros issued_at{};            ///< when the backend minted it
-    Micros expires_at{};           ///< first instant it is no longer valid; after issued_at
-    TokenNonce nonce{};            ///< random bytes, fresh for every token
+    std::uint32_t game_id = 0;    ///< the game/build the token is for (ServerConfig::game_id)
+    std::uint64_t client_id = 0;  ///< who the backend says this client is (unique per account)
+    std::string server_address;   ///< the one server it admits to, "host:port", 1..kMaxTokenAddressBytes
+    Micros issued_at{};           ///< when the backend minted it
+    Micros expires_at{};          ///< first instant it is no longer valid; after issued_at
+    TokenNonce nonce{};           ///< random bytes, fresh for every token
     std::vector<std::uint8_t> user_data;  ///< application data, at most kMaxTokenUserDataBytes
     /// Same fields.
     friend bool operator==(const TokenFields&, const TokenFields&) = default;
@@ -52,17 +54,18 @@ struct TokenFields {
 
 /// Why a token was refused. Append only: the values travel in Disconnect messages and index ServerStats.
 enum class TokenError : std::uint8_t {
-    none = 0,            ///< accepted
-    missing,             ///< the server requires a token and the client sent none
-    malformed,           ///< truncated, too long, wrong magic or version, bad lengths or address characters
-    bad_signature,       ///< not signed by the backend key: forged, or tampered with after signing
-    expired,             ///< the server's clock is at or past expires_at
-    not_yet_valid,       ///< issued further in the future than the allowed clock skew
-    wrong_server,        ///< minted for a different server address
-    wrong_game,          ///< minted for a different game id
-    replayed,            ///< already used by another connection (token copied or stolen)
-    replay_cache_full,   ///< the server cannot remember one more live token, so it refuses rather than forget one
-    client_in_use,       ///< another live connection already plays as this client id
+    none = 0,           ///< accepted
+    missing,            ///< the server requires a token and the client sent none
+    malformed,          ///< truncated, too long, wrong magic or version, bad lengths or address characters
+    bad_signature,      ///< not signed by the backend key: forged, or tampered with after signing
+    expired,            ///< the server's clock is at or past expires_at
+    not_yet_valid,      ///< issued further in the future than the allowed clock skew
+    wrong_server,       ///< minted for a different server address
+    wrong_game,         ///< minted for a different game id
+    replayed,           ///< already used by another connection (token copied or stolen)
+    replay_cache_full,  ///< the server cannot remember one more live token, so it refuses rather than forget
+                        ///< one
+    client_in_use,      ///< another live connection already plays as this client id
 };
 /// Number of TokenError values (for per-reason counters).
 inline constexpr std::size_t kTokenErrorCount = 11;
@@ -76,8 +79,8 @@ inline constexpr std::size_t kTokenErrorCount = 11;
 [[nodiscard]] Result<std::vector<std::uint8_t>> mint_token(const TokenFields& fields, const SecretKey& key);
 
 /// Checks an untrusted token: structure, signature, game id, server address, then times against `now` (the
-/// server's wall clock, microseconds since the Unix epoch). Errors carry Errc::malformed (malformed tokens) or
-/// Errc::rejected with the reason's name as detail; token_error() turns either into a TokenError.
+/// server's wall clock, microseconds since the Unix epoch). Errors carry Errc::malformed (malformed tokens)
+/// or Errc::rejected with the reason's name as detail; token_error() turns either into a TokenError.
 [[nodiscard]] Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const PublicKey& key,
                                                std::uint32_t game_id, std::string_view this_server_address,
                                                Micros now, Micros max_clock_skew = kDefaultTokenClockSkew);

@@ -1,4 +1,5 @@
-/// Ed25519 key pairs of the game backend (libsodium), deterministic from a seed, and their hex form for key files.
+/// Ed25519 key pairs of the game backend (libsodium), deterministic from a seed, and their hex form for key
+/// files.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -56,8 +57,8 @@ struct KeyPair {
 
 /// Lower-case hex of `bytes`.
 [[nodiscard]] std::string to_hex(std::span<const std::uint8_t> bytes);
-/// The bytes of a hex string (surrounding whitespace ignored). Fails with malformed on a non-hex character or an
-/// odd digit count, and with length_too_long beyond `max_bytes` (checked before anything is allocated).
+/// The bytes of a hex string (surrounding whitespace ignored). Fails with malformed on a non-hex character or
+/// an odd digit count, and with length_too_long beyond `max_bytes` (checked before anything is allocated).
 [[nodiscard]] Result<std::vector<std::uint8_t>> from_hex(std::string_view hex, std::size_t max_bytes);
 /// A public key from exactly 64 hex digits.
 [[nodiscard]] Result<PublicKey> public_key_from_hex(std::string_view hex);

@@ -15,14 +15,16 @@
 namespace rwd::auth {
 
 /// A server's token settings (ServerConfig::require_token). Tokens carry Unix-epoch microseconds from the
-/// backend's clock; the session's `now` is whatever clock the app drives it with, so clock_offset turns one into
-/// the other (the apps set it to wall clock minus their steady clock at start; tests leave both on one clock).
+/// backend's clock; the session's `now` is whatever clock the app drives it with, so clock_offset turns one
+/// into the other (the apps set it to wall clock minus their steady clock at start; tests leave both on one
+/// clock).
 struct TokenRequirement {
-    PublicKey public_key{};                          ///< the backend's public key
-    std::string server_address;                      ///< "host:port" a token must name: this server's public address
-    Micros clock_offset{};                           ///< added to `now` to get the wall clock tokens are stamped with
-    Micros max_clock_skew = kDefaultTokenClockSkew;  ///< how far ahead of us a token's issue time may be, >= 0
-    std::size_t replay_capacity = 4096;              ///< live tokens remembered, 1..1'000'000 (see TokenReplayCache)
+    PublicKey public_key{};      ///< the backend's public key
+    std::string server_address;  ///< "host:port" a token must name: this server's public address
+    Micros clock_offset{};       ///< added to `now` to get the wall clock tokens are stamped with
+    Micros max_clock_skew =
+        kDefaultTokenClockSkew;          ///< how far ahead of us a token's issue time may be, >= 0
+    std::size_t replay_capacity = 4096;  ///< live tokens remembered, 1..1'000'000 (see TokenReplayCache)
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

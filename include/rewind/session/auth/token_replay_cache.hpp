@@ -10,9 +10,9 @@
 
 namespace rwd::auth {
 
-/// A fixed-size table of accepted tokens, keyed by (client id, nonce), each bound to the connection that first
-/// presented it. A token stays bound until it expires: while it lives, only that connection may present it
-/// again (a retransmitted hello); any other connection, at the same time or later, is refused as a replay.
+/// A fixed-size table of accepted tokens, keyed by (client id, nonce), each bound to the connection that
+/// first presented it. A token stays bound until it expires: while it lives, only that connection may present
+/// it again (a retransmitted hello); any other connection, at the same time or later, is refused as a replay.
 /// Expired entries are reused; when every entry is live the cache refuses new tokens (fail closed) instead of
 /// forgetting one that could then be replayed. Size it for (connects per second) x (token lifetime).
 class TokenReplayCache {

@@ -1,4 +1,5 @@
-/// Client<G>: the client-server session: connect, predict the local player, reconcile, interpolate others, sync the clock.
+/// Client<G>: the client-server session: connect, predict the local player, reconcile, interpolate others,
+/// sync the clock.
 #pragma once
 
 #include <rewind/core/fixed_step.hpp>
@@ -37,28 +38,28 @@ enum class ClientPhase : std::uint8_t {
 };
 
 /// A client of a Server<G> over any Transport. The app calls set_input() whenever its controls change,
-/// update(now) every frame, then reads render_entities() and stats(). The client runs its own ticks ahead of the
-/// server (by RTT/2 plus a margin, kept there by clock sync), predicts its player with G::step at once, and
-/// reconciles against every newer snapshot by rebuilding the world from it (G::restore) and replaying the inputs
-/// the server has not processed yet.
+/// update(now) every frame, then reads render_entities() and stats(). The client runs its own ticks ahead of
+/// the server (by RTT/2 plus a margin, kept there by clock sync), predicts its player with G::step at once,
+/// and reconciles against every newer snapshot by rebuilding the world from it (G::restore) and replaying the
+/// inputs the server has not processed yet.
 template <ReplicatedGame G>
 class Client {
 public:
-    using State = typename G::State;                        ///< the game's world
-    using Input = typename G::Input;                        ///< one player's input for one tick
-    using EntitySnapshot = typename G::EntitySnapshot;      ///< one replicated entity
-    using EntityRecord = typename G::EntityRecord;          ///< an entity with its id
-    using Snapshot = SnapshotPacket<EntityRecord>;          ///< the snapshot message
-    using Packet = InputPacket<Input>;                      ///< the input message
-    using Correction = CorrectionRecord<EntitySnapshot>;    ///< one misprediction
+    using State = typename G::State;                      ///< the game's world
+    using Input = typename G::Input;                      ///< one player's input for one tick
+    using EntitySnapshot = typename G::EntitySnapshot;    ///< one replicated entity
+    using EntityRecord = typename G::EntityRecord;        ///< an entity with its id
+    using Snapshot = SnapshotPacket<EntityRecord>;        ///< the snapshot message
+    using Packet = InputPacket<Input>;                    ///< the input message
+    using Correction = CorrectionRecord<EntitySnapshot>;  ///< one misprediction
     /// Ticks of input and state history kept for reconciliation.
     static constexpr std::size_t kHistory = 128;
 
     /// One entity to draw this frame.
     struct RenderEntity {
-        std::uint32_t id = 0;       ///< the entity id
-        EntitySnapshot snap{};      ///< where to draw it (interpolated, or predicted for the own player)
-        bool predicted = false;     ///< true for the local player (snap already includes the smoothing offset)
+        std::uint32_t id = 0;    ///< the entity id
+        EntitySnapshot snap{};   ///< where to draw it (interpolated, or predicted for the own player)
+        bool predicted = false;  ///< true for the local player (snap already includes the smoothing offset)
     };
 
     /// A client speaking on `transport` (not owned; must outlive the client). An invalid config is a
@@ -78,7 +79,8 @@ public:
     /// Takes the next reliable event received (in order, exactly once); false when there is none.
     [[nodiscard]] bool poll_event(Event& out);
 
-    /// Entities to draw at `now`: the predicted local player and every other entity interpolated at view_time().
+    /// Entities to draw at `now`: the predicted local player and every other entity interpolated at
+    /// view_time().
     [[nodiscard]] const std::vector<RenderEntity>& render_entities(Micros now);
     /// The render tick remote entities are drawn at (what a shot fired now is stamped with).
     [[nodiscard]] sync::FracTick view_time() const { return view_; }
@@ -102,7 +104,8 @@ public:
     [[nodiscard]] Tick newest_server_tick() const { return newest_snapshot_tick_; }
     /// Overlay stats.
     [[nodiscard]] const ClientStats& stats() const { return stats_; }
-    /// The most recent corrections, oldest first (at most config.correction_log_size; stats().corrections counts all).
+    /// The most recent corrections, oldest first (at most config.correction_log_size; stats().corrections
+    /// counts all).
     [[nodiscard]] const std::deque<Correction>& corrections() const { return corrections_; }
     /// Interpolation depth of every remote entity (for the overlay).
     [[nodiscard]] std::vector<EntityBufferStats> entity_buffer_stats() const;

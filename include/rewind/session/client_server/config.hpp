@@ -20,34 +20,36 @@ inline constexpr int kHitboxHistoryTicks = 64;
 /// A clock the server may read to measure its own tick time (stats only; the simulation never reads it).
 struct StatsClock {
     using Fn = Micros (*)(void* user);
-    Fn fn = nullptr;      ///< null: tick time is not measured
+    Fn fn = nullptr;       ///< null: tick time is not measured
     void* user = nullptr;  ///< passed back to fn
 };
 
 /// How the authoritative server runs.
 struct ServerConfig {
-    int tick_rate_hz = 60;                 ///< simulation ticks per second, 1..1000
-    int snapshot_rate_hz = 30;             ///< snapshots per second to each client, 10..60 and <= tick_rate_hz
-    int max_clients = 0;                   ///< seats offered; 0 = G::kMaxPlayers (never more)
-    std::uint32_t game_id = 0;             ///< clients must present the same id
-    Micros client_timeout{5'000'000};      ///< a seated client that sends no input for this long is dropped
-    Micros hello_timeout{3'000'000};       ///< a connection that sends no hello for this long is dropped
-    Micros kick_linger{200'000};           ///< time between sending Disconnect and closing the connection
-    int max_rewind_ms = 250;               ///< lag compensation cap, 0..1000 and within kHitboxHistoryTicks - 2 ticks
-    int input_buffer_target = 2;           ///< jitter buffer depth (ticks) the server aims for, 1..3
-    int input_buffer_cap = 8;              ///< inputs queued per client beyond which the excess is dropped, 1..32
-    std::uint32_t max_malformed = 20;      ///< malformed messages from one client before it is kicked (0: never)
-    std::uint32_t max_violations = 0;      ///< sanitize violations before a kick (0: count and flag only)
-    /// Input packets one client may have refused in one abuse window (over the rate limit or stamped too far in
-    /// the future) before that window counts as abusive; an honest client stays far below it, 1..100000.
+    int tick_rate_hz = 60;             ///< simulation ticks per second, 1..1000
+    int snapshot_rate_hz = 30;         ///< snapshots per second to each client, 10..60 and <= tick_rate_hz
+    int max_clients = 0;               ///< seats offered; 0 = G::kMaxPlayers (never more)
+    std::uint32_t game_id = 0;         ///< clients must present the same id
+    Micros client_timeout{5'000'000};  ///< a seated client that sends no input for this long is dropped
+    Micros hello_timeout{3'000'000};   ///< a connection that sends no hello for this long is dropped
+    Micros kick_linger{200'000};       ///< time between sending Disconnect and closing the connection
+    int max_rewind_ms = 250;      ///< lag compensation cap, 0..1000 and within kHitboxHistoryTicks - 2 ticks
+    int input_buffer_target = 2;  ///< jitter buffer depth (ticks) the server aims for, 1..3
+    int input_buffer_cap = 8;     ///< inputs queued per client beyond which the excess is dropped, 1..32
+    std::uint32_t max_malformed = 20;  ///< malformed messages from one client before it is kicked (0: never)
+    std::uint32_t max_violations = 0;  ///< sanitize violations before a kick (0: count and flag only)
+    /// Input packets one client may have refused in one abuse window (over the rate limit or stamped too far
+    /// in the future) before that window counts as abusive; an honest client stays far below it, 1..100000.
     std::uint32_t abusive_packets_per_window = 60;
-    Micros abuse_window{1'000'000};        ///< the length of one abuse window, 0.1..60 s
-    std::uint32_t max_abusive_windows = 5; ///< consecutive abusive windows before a kick as cheating (0: never)
-    int max_tick_catchup = 8;              ///< most ticks one update() runs after a stall, 1..1000
-    SnapshotConfig snapshots{};            ///< delta baselines, area of interest, priorities, byte budget
-    std::optional<auth::TokenRequirement> require_token;  ///< set: only clients with a valid connect token get in
-    StatsClock clock{};                    ///< optional real clock for time-per-tick stats
-    Logger logger{};                       ///< where connection events are logged
+    Micros abuse_window{1'000'000};  ///< the length of one abuse window, 0.1..60 s
+    std::uint32_t max_abusive_windows =
+        5;                       ///< consecutive abusive windows before a kick as cheating (0: never)
+    int max_tick_catchup = 8;    ///< most ticks one update() runs after a stall, 1..1000
+    SnapshotConfig snapshots{};  ///< delta baselines, area of interest, priorities, byte budget
+    std::optional<auth::TokenRequirement>
+        require_token;   ///< set: only clients with a valid connect token get in
+    StatsClock clock{};  ///< optional real clock for time-per-tick stats
+    Logger logger{};     ///< where connection events are logged
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -56,28 +58,32 @@ struct ServerConfig {
 /// How remote players' inputs are guessed while predicting the local player.
 enum class RemoteInputPolicy : std::uint8_t {
     neutral,     ///< Input{} for everyone else (they stand still in the prediction)
-    last_known,  ///< the last input the client itself gave remote slots (always Input{} today; kept for games)
+    last_known,  ///< the last input the client itself gave remote slots (always Input{} today; kept for
+                 ///< games)
 };
 
 /// How a client runs.
 struct ClientConfig {
-    int tick_rate_hz = 60;                 ///< must match the server's (checked against ConnectAccept)
-    std::uint32_t game_id = 0;             ///< sent in the hello
-    std::vector<std::uint8_t> connect_token;  ///< sent in the hello (from the game backend), <= auth::kMaxTokenBytes
-    int max_tick_catchup = 8;              ///< most ticks one update() runs, 1..1000
-    Micros smoothing_time{100'000};        ///< visual correction decay time constant
-    double snap_distance_m = 2.0;          ///< corrections larger than this snap instead of smoothing, > 0
+    int tick_rate_hz = 60;      ///< must match the server's (checked against ConnectAccept)
+    std::uint32_t game_id = 0;  ///< sent in the hello
+    std::vector<std::uint8_t>
+        connect_token;               ///< sent in the hello (from the game backend), <= auth::kMaxTokenBytes
+    int max_tick_catchup = 8;        ///< most ticks one update() runs, 1..1000
+    Micros smoothing_time{100'000};  ///< visual correction decay time constant
+    double snap_distance_m = 2.0;    ///< corrections larger than this snap instead of smoothing, > 0
     RemoteInputPolicy remote_inputs = RemoteInputPolicy::neutral;
-    double interp_delay_snapshots = 2.0;   ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
-    int max_extrapolation_ticks = 2;       ///< after this much extrapolation, hold
-    std::size_t correction_log_size = 1024;///< corrections kept for inspection (the count goes on)
-    Micros connect_timeout{5'000'000};     ///< no accept for this long: give up
-    int min_rtt_samples = 5;               ///< RTT samples needed before the first tick (a good first lead), 1..32
-    Micros sync_ping_interval{50'000};     ///< ping spacing while syncing, before ticking starts
-    int initial_extra_lead_ticks = 4;      ///< extra lead on (re)sync, eased away by clock sync, 0..30
-    sync::ClockSyncConfig clock{};         ///< clock sync (tick_rate_hz is copied from above; target_input_offset_ticks
-                                           ///< is replaced by the server's input_buffer_target from the accept)
-    Logger logger{};                       ///< where connection events are logged
+    double interp_delay_snapshots =
+        2.0;  ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
+    int max_extrapolation_ticks = 2;         ///< after this much extrapolation, hold
+    std::size_t correction_log_size = 1024;  ///< corrections kept for inspection (the count goes on)
+    Micros connect_timeout{5'000'000};       ///< no accept for this long: give up
+    int min_rtt_samples = 5;  ///< RTT samples needed before the first tick (a good first lead), 1..32
+    Micros sync_ping_interval{50'000};  ///< ping spacing while syncing, before ticking starts
+    int initial_extra_lead_ticks = 4;   ///< extra lead on (re)sync, eased away by clock sync, 0..30
+    sync::ClockSyncConfig
+        clock{};      ///< clock sync (tick_rate_hz is copied from above; target_input_offset_ticks
+                      ///< is replaced by the server's input_buffer_target from the accept)
+    Logger logger{};  ///< where connection events are logged
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

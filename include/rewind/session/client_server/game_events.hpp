@@ -1,4 +1,5 @@
-/// The optional game hook through which the server learns of discrete events (deaths, hits, scores) to send reliably.
+/// The optional game hook through which the server learns of discrete events (deaths, hits, scores) to send
+/// reliably.
 #pragma once
 
 #include <rewind/session/client_server/messages.hpp>
@@ -10,14 +11,15 @@ namespace rwd::client_server {
 
 /// One discrete thing the game reports after a tick; the server stamps it and sends it to every client.
 struct GameEvent {
-    EventKind kind = EventKind::hit;  ///< death, hit or score (spawn, leave and chat come from the server itself)
-    std::uint8_t subject = 0;         ///< the slot it is about (victim, shooter, scorer)
-    std::uint8_t other = 0;           ///< the other slot (killer, target)
-    std::int32_t value = 0;           ///< damage, score
+    EventKind kind =
+        EventKind::hit;        ///< death, hit or score (spawn, leave and chat come from the server itself)
+    std::uint8_t subject = 0;  ///< the slot it is about (victim, shooter, scorer)
+    std::uint8_t other = 0;    ///< the other slot (killer, target)
+    std::int32_t value = 0;    ///< damage, score
 };
 
-/// A game that reports events: `G::collect_events(before, after, out)` appends what happened between the state
-/// before a tick and after it. Optional: a game without it still gets spawn, leave and chat events.
+/// A game that reports events: `G::collect_events(before, after, out)` appends what happened between the
+/// state before a tick and after it. Optional: a game without it still gets spawn, leave and chat events.
 template <class G>
 concept EmitsEvents = requires(const typename G::State& s, std::vector<GameEvent>& out) {
     G::collect_events(s, s, out);

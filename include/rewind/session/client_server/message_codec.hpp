@@ -17,10 +17,14 @@ constexpr MessageType message_type_of(const ConnectRequest&) { return MessageTyp
 constexpr MessageType message_type_of(const ConnectAccept&) { return MessageType::connect_accept; }
 /// The MessageType each message struct travels as.
 template <class Input>
-constexpr MessageType message_type_of(const InputPacket<Input>&) { return MessageType::input; }
+constexpr MessageType message_type_of(const InputPacket<Input>&) {
+    return MessageType::input;
+}
 /// The MessageType each message struct travels as.
 template <class Rec>
-constexpr MessageType message_type_of(const SnapshotPacket<Rec>&) { return MessageType::snapshot; }
+constexpr MessageType message_type_of(const SnapshotPacket<Rec>&) {
+    return MessageType::snapshot;
+}
 /// The MessageType each message struct travels as.
 constexpr MessageType message_type_of(const Event&) { return MessageType::event; }
 /// The MessageType each message struct travels as.

@@ -1,4 +1,5 @@
-/// The client-server protocol messages (connect, input, snapshot, event, disconnect, chat) and their serialize().
+/// The client-server protocol messages (connect, input, snapshot, event, disconnect, chat) and their
+/// serialize().
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -10,8 +11,8 @@
 #include <array>
 #include <climits>
 #include <cstdint>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,15 +49,15 @@ std::string_view message_type_name(MessageType t);
 /// Why a session ends (carried in Disconnect, kept in the client's stats).
 enum class DisconnectCode : std::uint8_t {
     none = 0,
-    client_quit,        ///< the client said goodbye
-    server_shutdown,    ///< the server is going away
-    timed_out,          ///< nothing heard for too long
-    server_full,        ///< no free slot
-    bad_protocol,       ///< wrong protocol id, version or game id
-    garbage,            ///< too many malformed messages
-    cheating,           ///< too many input violations
-    transport,          ///< the transport dropped the peer
-    unauthorized,       ///< the connect token was refused (Disconnect::token_error says why)
+    client_quit,      ///< the client said goodbye
+    server_shutdown,  ///< the server is going away
+    timed_out,        ///< nothing heard for too long
+    server_full,      ///< no free slot
+    bad_protocol,     ///< wrong protocol id, version or game id
+    garbage,          ///< too many malformed messages
+    cheating,         ///< too many input violations
+    transport,        ///< the transport dropped the peer
+    unauthorized,     ///< the connect token was refused (Disconnect::token_error says why)
 };
 /// Bits of DisconnectCode on the wire.
 inline constexpr int kDisconnectCodeBits = 4;
@@ -68,33 +69,35 @@ struct ConnectRequest {
     std::uint32_t protocol_id = kProtocolId;
     std::uint32_t version = kProtocolVersion;
     std::uint32_t game_id = 0;  ///< the app's game/build id; the server refuses a mismatch
-    std::vector<std::uint8_t> token;  ///< connect token from the game backend (empty: none), <= auth::kMaxTokenBytes
+    std::vector<std::uint8_t>
+        token;  ///< connect token from the game backend (empty: none), <= auth::kMaxTokenBytes
 };
 
 /// Server welcome: the client's slot and the server's tick.
 struct ConnectAccept {
-    std::uint8_t slot = 0;          ///< the player slot this client controls, 0..kMaxPlayers-1
-    Tick server_tick{};             ///< the server's tick when it accepted
+    std::uint8_t slot = 0;  ///< the player slot this client controls, 0..kMaxPlayers-1
+    Tick server_tick{};     ///< the server's tick when it accepted
     std::uint16_t tick_rate_hz = 60;
     std::uint8_t snapshot_rate_hz = 30;
     std::uint8_t input_buffer_target = 2;  ///< ticks early the server wants inputs (its jitter buffer), 0..16
 };
 
-/// Client inputs. inputs[0] is for newest_tick, inputs[i] for newest_tick - i, count of them valid. A packet with
-/// count 0 is a ping (and snapshot ack) only: the client sends those while it syncs its clock, before it ticks.
+/// Client inputs. inputs[0] is for newest_tick, inputs[i] for newest_tick - i, count of them valid. A packet
+/// with count 0 is a ping (and snapshot ack) only: the client sends those while it syncs its clock, before it
+/// ticks.
 template <class Input>
 struct InputPacket {
-    std::uint16_t sequence = 0;             ///< per-connection packet counter (loss measurement)
-    Tick newest_tick{};                     ///< the client tick of inputs[0]
-    std::uint8_t count = 1;                 ///< 0..kInputsPerPacket
+    std::uint16_t sequence = 0;  ///< per-connection packet counter (loss measurement)
+    Tick newest_tick{};          ///< the client tick of inputs[0]
+    std::uint8_t count = 1;      ///< 0..kInputsPerPacket
     std::array<Input, kInputsPerPacket> inputs{};
-    bool has_ack = false;                   ///< whether ack_snapshot_tick is valid
-    Tick ack_snapshot_tick{};               ///< newest snapshot received (baseline for deltas)
-    std::uint32_t ping_time = 0;            ///< client clock in microseconds, low 32 bits; echoed back
+    bool has_ack = false;         ///< whether ack_snapshot_tick is valid
+    Tick ack_snapshot_tick{};     ///< newest snapshot received (baseline for deltas)
+    std::uint32_t ping_time = 0;  ///< client clock in microseconds, low 32 bits; echoed back
 };
 
-/// How a snapshot reader finds the baseline a snapshot names: the entity list of the snapshot this peer received
-/// with `sequence`, or nullptr when it does not hold it (never received, or too old).
+/// How a snapshot reader finds the baseline a snapshot names: the entity list of the snapshot this peer
+/// received with `sequence`, or nullptr when it does not hold it (never received, or too old).
 template <class EntityRecord>
 struct BaselineLookup {
     using Fn = const std::vector<EntityRecord>* (*)(void* user, std::uint16_t sequence);
@@ -107,17 +110,18 @@ struct BaselineLookup {
 /// client acknowledged, or the empty list when baseline_age is 0.
 template <class EntityRecord>
 struct SnapshotPacket {
-    std::uint16_t sequence = 0;             ///< per-client snapshot counter (loss measurement)
-    Tick server_tick{};                     ///< the tick this state is after
-    bool has_input = false;                 ///< whether last_input_tick is valid
-    Tick last_input_tick{};                 ///< newest input tick of this client applied by the server
-    std::int32_t arrival_offset_us = 0;     ///< how early (+) or late (-) this client's inputs arrive
-    std::uint8_t input_buffer_depth = 0;    ///< inputs waiting in the server's jitter buffer, 0..255
-    std::uint32_t pong_time = 0;            ///< the newest ping_time received from this client
-    std::uint32_t pong_hold_us = 0;         ///< how long the server held that ping before this snapshot
-    std::uint8_t baseline_age = 0;          ///< 0: no baseline; else sequence - the baseline's sequence (1..64)
-    std::vector<EntityRecord> entities;     ///< every entity the client holds after this snapshot
-    std::vector<std::uint32_t> stale;       ///< ids left out by the byte budget: entities[] holds the baseline value
+    std::uint16_t sequence = 0;           ///< per-client snapshot counter (loss measurement)
+    Tick server_tick{};                   ///< the tick this state is after
+    bool has_input = false;               ///< whether last_input_tick is valid
+    Tick last_input_tick{};               ///< newest input tick of this client applied by the server
+    std::int32_t arrival_offset_us = 0;   ///< how early (+) or late (-) this client's inputs arrive
+    std::uint8_t input_buffer_depth = 0;  ///< inputs waiting in the server's jitter buffer, 0..255
+    std::uint32_t pong_time = 0;          ///< the newest ping_time received from this client
+    std::uint32_t pong_hold_us = 0;       ///< how long the server held that ping before this snapshot
+    std::uint8_t baseline_age = 0;        ///< 0: no baseline; else sequence - the baseline's sequence (1..64)
+    std::vector<EntityRecord> entities;   ///< every entity the client holds after this snapshot
+    std::vector<std::uint32_t>
+        stale;  ///< ids left out by the byte budget: entities[] holds the baseline value
     // Not on the wire:
     std::span<const EntityRecord> baseline{};  ///< writer: the baseline's entities; reader: set from `lookup`
     BaselineLookup<EntityRecord> lookup{};     ///< reader: resolves baseline_age to the baseline's entities
@@ -131,22 +135,24 @@ inline constexpr int kEventKindBits = 3;
 /// The readable name of an event kind.
 std::string_view event_kind_name(EventKind k);
 
-/// A discrete event. `sequence` counts events sent to this client (from 0) so it can check exactly-once order.
+/// A discrete event. `sequence` counts events sent to this client (from 0) so it can check exactly-once
+/// order.
 struct Event {
     std::uint32_t sequence = 0;
     EventKind kind = EventKind::spawn;
-    Tick tick{};                     ///< server tick it happened on
-    std::uint8_t subject = 0;        ///< the slot it is about (spawned, died, shooter, scorer, speaker)
-    std::uint8_t other = 0;          ///< the other slot (killer, target), or subject
-    std::int32_t value = 0;          ///< score, damage, entity id
-    std::string text;                ///< chat text (empty otherwise), at most kMaxChatBytes
+    Tick tick{};               ///< server tick it happened on
+    std::uint8_t subject = 0;  ///< the slot it is about (spawned, died, shooter, scorer, speaker)
+    std::uint8_t other = 0;    ///< the other slot (killer, target), or subject
+    std::int32_t value = 0;    ///< score, damage, entity id
+    std::string text;          ///< chat text (empty otherwise), at most kMaxChatBytes
     friend bool operator==(const Event&, const Event&) = default;
 };
 
 /// Goodbye with a reason.
 struct Disconnect {
     DisconnectCode code = DisconnectCode::client_quit;
-    auth::TokenError token_error = auth::TokenError::none;  ///< why, when code is unauthorized (else not sent)
+    auth::TokenError token_error =
+        auth::TokenError::none;  ///< why, when code is unauthorized (else not sent)
 };
 
 /// A chat line from a client; the server broadcasts it as an Event.
@@ -172,7 +178,8 @@ bool serialize(Stream& s, ConnectRequest& m) {
 /// ConnectAccept fields.
 template <class Stream>
 bool serialize(Stream& s, ConnectAccept& m) {
-    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) && serialize_tick(s, m.server_tick) &&
+    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) &&
+           serialize_tick(s, m.server_tick) &&
            wire::serialize_int(s, m.tick_rate_hz, std::uint16_t{1}, std::uint16_t{1000}) &&
            wire::serialize_int(s, m.snapshot_rate_hz, std::uint8_t{1}, std::uint8_t{255}) &&
            wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16});
@@ -196,8 +203,8 @@ bool serialize(Stream& s, InputPacket<Input>& m) {
     return wire::serialize_bits(s, m.ping_time, 32);
 }
 
-/// A full entity list: a count, then per entity its id gap and the game's serialize(). Snapshots no longer use
-/// it (they are delta-coded against a baseline); it stays as the reference "full quantized snapshot" that
+/// A full entity list: a count, then per entity its id gap and the game's serialize(). Snapshots no longer
+/// use it (they are delta-coded against a baseline); it stays as the reference "full quantized snapshot" that
 /// bandwidth figures are compared with.
 template <class Stream, class EntityRecord>
 bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
@@ -218,7 +225,8 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
         bool small = i > 0 && gap >= 1 && gap <= 16;
         if (!wire::serialize_bool(s, small)) return false;
         if constexpr (Stream::is_reading)
-            if (i == 0 && small) return s.fail(Errc::malformed), false;  // the first id is always sent in full
+            if (i == 0 && small)
+                return s.fail(Errc::malformed), false;  // the first id is always sent in full
         if (small) {
             std::uint32_t g = gap - 1;
             if (!wire::serialize_bits(s, g, 4)) return false;
@@ -229,7 +237,8 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
         if constexpr (Stream::is_reading) {
             // Reject anything that is not strictly ascending (a zero gap or one that wraps past 2^32).
             if (i > 0 && (gap == 0 || previous + gap <= previous)) return s.fail(Errc::malformed), false;
-            if (i > 0 && !small && gap <= 16) return s.fail(Errc::malformed), false;  // one encoding per value
+            if (i > 0 && !small && gap <= 16)
+                return s.fail(Errc::malformed), false;  // one encoding per value
             e.id = i == 0 ? gap : previous + gap;
         }
         previous = e.id;
@@ -238,19 +247,22 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
     return s.ok();
 }
 
-/// The entity section of a snapshot: the baseline age in 7 bits (0..64), then the entity list delta-coded against
-/// that baseline (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
+/// The entity section of a snapshot: the baseline age in 7 bits (0..64), then the entity list delta-coded
+/// against that baseline (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
 template <class Stream, class EntityRecord>
 bool serialize_snapshot_entities(Stream& s, SnapshotPacket<EntityRecord>& m) {
-    if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0}, static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
+    if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
+                             static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
         return false;
     if constexpr (Stream::is_reading) {
         m.baseline = {};
         m.baseline_missing = false;
         if (m.baseline_age != 0) {
             // The age is attacker-controlled: it only selects among lists this client itself decoded before.
-            const auto* base = m.lookup.fn ? m.lookup.fn(m.lookup.user, static_cast<std::uint16_t>(m.sequence - m.baseline_age))
-                                           : nullptr;
+            const auto* base =
+                m.lookup.fn
+                    ? m.lookup.fn(m.lookup.user, static_cast<std::uint16_t>(m.sequence - m.baseline_age))
+                    : nullptr;
             if (!base) {
                 m.baseline_missing = true;
                 return s.fail(Errc::malformed), false;
@@ -280,9 +292,11 @@ bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
 template <class Stream>
 bool serialize(Stream& s, Event& m) {
     return wire::serialize_bits(s, m.sequence, 32) && wire::serialize_enum(s, m.kind, EventKind::leave) &&
-           serialize_tick(s, m.tick) && wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) &&
+           serialize_tick(s, m.tick) &&
+           wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) &&
            wire::serialize_int(s, m.other, std::uint8_t{0}, std::uint8_t{255}) &&
-           wire::serialize_int(s, m.value, INT32_MIN, INT32_MAX) && wire::serialize_string(s, m.text, kMaxChatBytes);
+           wire::serialize_int(s, m.value, INT32_MIN, INT32_MAX) &&
+           wire::serialize_string(s, m.text, kMaxChatBytes);
 }
 
 /// Disconnect fields.

@@ -1,4 +1,5 @@
-/// Server<G>: the authoritative client-server session: seats, input buffers, fixed tick, lag compensation, snapshots.
+/// Server<G>: the authoritative client-server session: seats, input buffers, fixed tick, lag compensation,
+/// snapshots.
 #pragma once
 
 #include <rewind/core/fixed_step.hpp>
@@ -15,36 +16,37 @@
 #include <rewind/transport/transport.hpp>
 
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rwd::client_server {
 
 /// An authoritative server for game G over any Transport. The app calls update(now) often (every frame or
-/// every millisecond); the server runs whole ticks at config.tick_rate_hz, applies exactly one sanitized input
-/// per seated player per tick, lag-compensates shots, and sends each client a snapshot at snapshot_rate_hz.
-/// No threads, no clock reads (except the optional stats clock), no callbacks into the app.
+/// every millisecond); the server runs whole ticks at config.tick_rate_hz, applies exactly one sanitized
+/// input per seated player per tick, lag-compensates shots, and sends each client a snapshot at
+/// snapshot_rate_hz. No threads, no clock reads (except the optional stats clock), no callbacks into the app.
 template <ReplicatedGame G>
 class Server {
 public:
-    using State = typename G::State;                    ///< the game's world
-    using Input = typename G::Input;                    ///< one player's input for one tick
-    using EntityRecord = typename G::EntityRecord;      ///< one replicated entity with its id
-    using Snapshot = SnapshotPacket<EntityRecord>;      ///< the snapshot message
-    using Packet = InputPacket<Input>;                  ///< the input message
+    using State = typename G::State;                ///< the game's world
+    using Input = typename G::Input;                ///< one player's input for one tick
+    using EntityRecord = typename G::EntityRecord;  ///< one replicated entity with its id
+    using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
+    using Packet = InputPacket<Input>;              ///< the input message
     /// Ticks of hitbox history kept for lag compensation (about 1 s at 60 Hz).
     static constexpr int kHistoryTicks = kHitboxHistoryTicks;
 
-    /// A server speaking on `transport` (not owned; must outlive the server) from `initial`. An invalid config
-    /// is a programmer error: call config.validate() first.
+    /// A server speaking on `transport` (not owned; must outlive the server) from `initial`. An invalid
+    /// config is a programmer error: call config.validate() first.
     Server(transport::Transport& transport, const ServerConfig& config, const State& initial = State{});
 
     /// Moves the server to `now`: takes in messages, runs due ticks, sends snapshots, drops silent clients.
     void update(Micros now);
 
-    /// Sends `code` to the client in `slot`, removes its player at once and closes the connection shortly after.
+    /// Sends `code` to the client in `slot`, removes its player at once and closes the connection shortly
+    /// after.
     void kick(int slot, DisconnectCode code, Micros now);
     /// Optional relevance of entities per client, applied within the area of interest: fn(user, slot, entity)
     /// returns a priority multiplier, <= 0 for "not relevant to this client" (its own entity always is).
@@ -93,9 +95,9 @@ private:
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;
         ServerClientStats stats{};
-        Micros abuse_window_start{};       // when the current abuse window began
-        std::uint32_t abusive_in_window = 0;  // refused input packets in the current window
-        std::uint32_t abusive_windows = 0;    // consecutive abusive windows so far
+        Micros abuse_window_start{};               // when the current abuse window began
+        std::uint32_t abusive_in_window = 0;       // refused input packets in the current window
+        std::uint32_t abusive_windows = 0;         // consecutive abusive windows so far
         Micros last_abusive_window{-(1LL << 60)};  // when the last abusive window was reached (long ago)
     };
     struct Pending {
@@ -148,7 +150,7 @@ private:
     std::array<Input, G::kMaxPlayers> inputs_{};
     std::vector<GameEvent> game_events_;
     Snapshot snapshot_{};
-    std::vector<EntityRecord> world_;  // every entity, captured once per snapshot
+    std::vector<EntityRecord> world_;                            // every entity, captured once per snapshot
     SnapshotSender<G> sender_{config_.snapshots, max_clients_};  // baselines, interest, priorities, budget
     std::vector<std::uint8_t> buffer_;
     ServerStats stats_{};

@@ -1,4 +1,5 @@
-/// SnapshotConfig: how the server shrinks snapshots: delta baselines, area of interest, priorities, byte budget.
+/// SnapshotConfig: how the server shrinks snapshots: delta baselines, area of interest, priorities, byte
+/// budget.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -9,12 +10,12 @@ namespace rwd::client_server {
 
 /// Snapshot bandwidth knobs of a Server (ServerConfig::snapshots).
 struct SnapshotConfig {
-    int window = 32;                    ///< sent snapshots kept per client as delta baselines, 1..64
-    double aoi_radius_m = 0.0;          ///< area-of-interest radius in metres around the client's own entity; 0 = all
-    double cell_size_m = 8.0;           ///< interest grid cell side in metres, > 0 (about half the radius is good)
-    int budget_bytes = 1200;            ///< most bytes of one snapshot message; 0 = only the transport's limit
-    float near_weight = 1.0f;           ///< priority gained per snapshot by an entity next to the client, > 0
-    float far_weight = 0.25f;           ///< ... by one at the edge of the area of interest, (0, near_weight]
+    int window = 32;            ///< sent snapshots kept per client as delta baselines, 1..64
+    double aoi_radius_m = 0.0;  ///< area-of-interest radius in metres around the client's own entity; 0 = all
+    double cell_size_m = 8.0;   ///< interest grid cell side in metres, > 0 (about half the radius is good)
+    int budget_bytes = 1200;    ///< most bytes of one snapshot message; 0 = only the transport's limit
+    float near_weight = 1.0f;   ///< priority gained per snapshot by an entity next to the client, > 0
+    float far_weight = 0.25f;   ///< ... by one at the edge of the area of interest, (0, near_weight]
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

@@ -1,4 +1,5 @@
-/// Stats of the client-server sessions: per seat on the server, the server as a whole, and the client's overlay.
+/// Stats of the client-server sessions: per seat on the server, the server as a whole, and the client's
+/// overlay.
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -13,15 +14,15 @@ namespace rwd::client_server {
 
 /// What the server knows about one seated client.
 struct ServerClientStats {
-    bool connected = false;                  ///< a client holds this seat
-    std::uint32_t peer = 0;                  ///< its transport peer id
-    double input_buffer_depth = 0.0;         ///< inputs waiting in its jitter buffer (last tick)
-    double arrival_offset_ticks = 0.0;       ///< how early its inputs arrive (smoothed; negative = late)
-    std::uint64_t inputs_applied = 0;        ///< ticks with a real input from it
-    std::uint64_t inputs_repeated = 0;       ///< ticks where its input was missing and the last one was repeated
-    std::uint64_t inputs_late = 0;           ///< inputs that arrived after their tick was simulated
-    std::uint64_t inputs_duplicate = 0;      ///< redundant copies of inputs already held or applied
-    std::uint64_t inputs_overflow = 0;       ///< inputs dropped because the queue was full (flood)
+    bool connected = false;              ///< a client holds this seat
+    std::uint32_t peer = 0;              ///< its transport peer id
+    double input_buffer_depth = 0.0;     ///< inputs waiting in its jitter buffer (last tick)
+    double arrival_offset_ticks = 0.0;   ///< how early its inputs arrive (smoothed; negative = late)
+    std::uint64_t inputs_applied = 0;    ///< ticks with a real input from it
+    std::uint64_t inputs_repeated = 0;   ///< ticks where its input was missing and the last one was repeated
+    std::uint64_t inputs_late = 0;       ///< inputs that arrived after their tick was simulated
+    std::uint64_t inputs_duplicate = 0;  ///< redundant copies of inputs already held or applied
+    std::uint64_t inputs_overflow = 0;   ///< inputs dropped because the queue was full (flood)
     std::uint64_t inputs_rate_limited = 0;   ///< input packets dropped by the rate limit
     std::uint64_t inputs_future = 0;         ///< input packets stamped too far in the future (dropped)
     std::uint64_t violations = 0;            ///< sanitize() violations (out-of-range axes, unknown buttons)
@@ -29,7 +30,8 @@ struct ServerClientStats {
     std::uint64_t shots = 0;                 ///< ticks it fired
     std::uint64_t shots_rewind_clamped = 0;  ///< shots whose view time was older than the rewind cap
     std::uint64_t malformed = 0;             ///< messages from it that failed to decode
-    std::uint64_t unexpected = 0;            ///< well-formed messages of a type a server never takes (count toward max_malformed)
+    std::uint64_t unexpected =
+        0;  ///< well-formed messages of a type a server never takes (count toward max_malformed)
     std::uint64_t abusive_windows = 0;       ///< abuse windows in which it passed abusive_packets_per_window
     std::uint64_t bytes_sent = 0;            ///< payload bytes sent to it
     std::uint64_t bytes_received = 0;        ///< payload bytes received from it
@@ -39,96 +41,101 @@ struct ServerClientStats {
     std::size_t last_snapshot_bytes = 0;     ///< size of the last snapshot
     std::size_t max_snapshot_bytes = 0;      ///< the largest snapshot so far
     std::uint64_t snapshot_bytes_total = 0;  ///< all snapshot bytes (mean = total / snapshots_sent)
-    std::uint64_t snapshot_wire_bytes_total = 0;  ///< the same plus 28 B UDP/IP and the transport header per datagram
-    double snapshot_kbps = 0.0;              ///< snapshot rate to it with those headers, kbit/s (mean so far)
-    std::uint64_t snapshot_entity_bits_total = 0;  ///< bits of the entity lists (bits per entity = / entities_total)
-    std::uint64_t snapshot_entities_total = 0;     ///< relevant entities summed over its snapshots
-    std::uint64_t snapshots_with_baseline = 0;     ///< snapshots delta-coded against an acknowledged one
-    std::uint64_t entities_left_out_total = 0;     ///< relevant entities the byte budget postponed, summed
-    std::uint64_t events_sent = 0;           ///< reliable events sent to it
+    std::uint64_t snapshot_wire_bytes_total =
+        0;                       ///< the same plus 28 B UDP/IP and the transport header per datagram
+    double snapshot_kbps = 0.0;  ///< snapshot rate to it with those headers, kbit/s (mean so far)
+    std::uint64_t snapshot_entity_bits_total =
+        0;  ///< bits of the entity lists (bits per entity = / entities_total)
+    std::uint64_t snapshot_entities_total = 0;  ///< relevant entities summed over its snapshots
+    std::uint64_t snapshots_with_baseline = 0;  ///< snapshots delta-coded against an acknowledged one
+    std::uint64_t entities_left_out_total = 0;  ///< relevant entities the byte budget postponed, summed
+    std::uint64_t events_sent = 0;              ///< reliable events sent to it
 };
 
 /// The server as a whole.
 struct ServerStats {
-    Tick tick{};                              ///< the next tick to simulate
-    std::uint64_t ticks = 0;                  ///< ticks simulated
-    std::uint64_t ticks_dropped = 0;          ///< ticks skipped by the catch-up cap after a stall
-    std::uint64_t snapshots_sent = 0;         ///< snapshots to all clients
-    std::uint64_t connects = 0;               ///< clients seated
-    std::uint64_t disconnects = 0;            ///< clients unseated (any reason)
-    std::uint64_t refused = 0;                ///< hellos refused (full, bad protocol, unauthorized)
-    std::array<std::uint64_t, auth::kTokenErrorCount> token_refusals{};  ///< refused tokens, indexed by auth::TokenError
-    std::uint64_t kicked_garbage = 0;         ///< clients kicked for malformed messages
-    std::uint64_t kicked_cheating = 0;        ///< clients kicked for violations or sustained input floods
-    std::uint64_t timeouts = 0;               ///< clients dropped for silence
-    std::uint64_t malformed = 0;              ///< malformed messages from anyone
-    std::uint64_t unexpected = 0;             ///< well-formed messages of a type the server does not take
-    std::uint64_t snapshot_overflow = 0;      ///< snapshots cut because they exceeded the transport's size
-    std::uint64_t send_failures = 0;          ///< sends the transport refused
-    std::uint64_t events = 0;                 ///< events broadcast
-    Micros last_tick_time{};                  ///< time the last tick took (needs ServerConfig::clock)
-    Micros max_tick_time{};                   ///< the slowest tick so far (needs ServerConfig::clock)
-    Micros total_tick_time{};                 ///< all ticks together (mean = total / ticks)
+    Tick tick{};                       ///< the next tick to simulate
+    std::uint64_t ticks = 0;           ///< ticks simulated
+    std::uint64_t ticks_dropped = 0;   ///< ticks skipped by the catch-up cap after a stall
+    std::uint64_t snapshots_sent = 0;  ///< snapshots to all clients
+    std::uint64_t connects = 0;        ///< clients seated
+    std::uint64_t disconnects = 0;     ///< clients unseated (any reason)
+    std::uint64_t refused = 0;         ///< hellos refused (full, bad protocol, unauthorized)
+    std::array<std::uint64_t, auth::kTokenErrorCount>
+        token_refusals{};                 ///< refused tokens, indexed by auth::TokenError
+    std::uint64_t kicked_garbage = 0;     ///< clients kicked for malformed messages
+    std::uint64_t kicked_cheating = 0;    ///< clients kicked for violations or sustained input floods
+    std::uint64_t timeouts = 0;           ///< clients dropped for silence
+    std::uint64_t malformed = 0;          ///< malformed messages from anyone
+    std::uint64_t unexpected = 0;         ///< well-formed messages of a type the server does not take
+    std::uint64_t snapshot_overflow = 0;  ///< snapshots cut because they exceeded the transport's size
+    std::uint64_t send_failures = 0;      ///< sends the transport refused
+    std::uint64_t events = 0;             ///< events broadcast
+    Micros last_tick_time{};              ///< time the last tick took (needs ServerConfig::clock)
+    Micros max_tick_time{};               ///< the slowest tick so far (needs ServerConfig::clock)
+    Micros total_tick_time{};             ///< all ticks together (mean = total / ticks)
 };
 
 /// One reconciliation that found the prediction wrong.
 template <class EntitySnapshot>
 struct CorrectionRecord {
-    Tick tick{};                    ///< the acknowledged input tick that was compared
-    EntitySnapshot predicted{};     ///< what the client had predicted for its player at that tick
-    EntitySnapshot authoritative{}; ///< what the server said
-    std::uint32_t fields = 0;       ///< G::diff_fields(predicted, authoritative)
-    std::int64_t error_q = 0;       ///< G::position_error_q in grid units
-    double error_m = 0.0;           ///< the same in metres
-    double view_offset_m = 0.0;     ///< how far the drawn player was from the corrected prediction (offset to hide)
-    bool snapped = false;           ///< view_offset_m > snap_distance_m: the drawn player snapped instead
+    Tick tick{};                     ///< the acknowledged input tick that was compared
+    EntitySnapshot predicted{};      ///< what the client had predicted for its player at that tick
+    EntitySnapshot authoritative{};  ///< what the server said
+    std::uint32_t fields = 0;        ///< G::diff_fields(predicted, authoritative)
+    std::int64_t error_q = 0;        ///< G::position_error_q in grid units
+    double error_m = 0.0;            ///< the same in metres
+    double view_offset_m =
+        0.0;               ///< how far the drawn player was from the corrected prediction (offset to hide)
+    bool snapped = false;  ///< view_offset_m > snap_distance_m: the drawn player snapped instead
 };
 
 /// The client's debug-overlay figures.
 struct ClientStats {
-    Micros rtt{};                            ///< median round-trip time (ping/pong)
-    Micros jitter{};                         ///< mean deviation of the RTT
-    double loss = 0.0;                       ///< snapshots lost, from their sequence numbers (recent window)
-    Tick tick{};                             ///< the client's current tick
-    double time_scale = 1.0;                 ///< how fast the client runs to stay on target
-    double clock_error_ticks = 0.0;          ///< target tick - client tick (last update)
-    double server_tick_drift = 0.0;          ///< estimated server tick - (stamped tick + RTT/2) at the last snapshot
-    double lead_ticks = 0.0;                 ///< how far the client runs ahead of the server
-    std::uint64_t hard_resyncs = 0;          ///< clock jumps after the first sync
-    double server_input_offset_ticks = 0.0;  ///< server-reported arrival offset of our inputs (+ = early)
-    int server_input_buffer_depth = 0;       ///< server-reported depth of our input queue
-    double interp_delay_ticks = 0.0;         ///< current interpolation delay
-    double interp_buffer_ticks = 0.0;        ///< newest buffered snapshot tick - render tick
-    std::uint64_t interp_starvations = 0;    ///< times the interpolation buffer ran dry
-    std::uint64_t extrapolated_frames = 0;   ///< render calls that extrapolated
-    std::uint64_t held_frames = 0;           ///< render calls that held (extrapolation cap reached)
-    double max_extrapolation_seen_ticks = 0.0; ///< the furthest any render went past the newest snapshot
-    std::uint64_t corrections = 0;           ///< mispredictions found on reconciliation
-    std::uint64_t snaps = 0;                 ///< times the drawn player snapped (offset to hide > snap_distance_m)
-    double corrections_per_second = 0.0;     ///< over the last second
-    double last_error_m = 0.0;               ///< prediction error of the last correction
-    double max_error_m = 0.0;                ///< the largest prediction error so far
-    std::uint64_t reconciliations = 0;       ///< snapshots reconciled against
-    std::uint64_t replayed_ticks = 0;        ///< ticks re-simulated while reconciling
-    std::uint64_t snapshots_received = 0;    ///< snapshots accepted
-    std::uint64_t snapshots_stale = 0;       ///< snapshots older than one already seen (dropped)
-    std::uint64_t malformed = 0;             ///< messages from the server that failed to decode
+    Micros rtt{};                    ///< median round-trip time (ping/pong)
+    Micros jitter{};                 ///< mean deviation of the RTT
+    double loss = 0.0;               ///< snapshots lost, from their sequence numbers (recent window)
+    Tick tick{};                     ///< the client's current tick
+    double time_scale = 1.0;         ///< how fast the client runs to stay on target
+    double clock_error_ticks = 0.0;  ///< target tick - client tick (last update)
+    double server_tick_drift = 0.0;  ///< estimated server tick - (stamped tick + RTT/2) at the last snapshot
+    double lead_ticks = 0.0;         ///< how far the client runs ahead of the server
+    std::uint64_t hard_resyncs = 0;  ///< clock jumps after the first sync
+    double server_input_offset_ticks = 0.0;     ///< server-reported arrival offset of our inputs (+ = early)
+    int server_input_buffer_depth = 0;          ///< server-reported depth of our input queue
+    double interp_delay_ticks = 0.0;            ///< current interpolation delay
+    double interp_buffer_ticks = 0.0;           ///< newest buffered snapshot tick - render tick
+    std::uint64_t interp_starvations = 0;       ///< times the interpolation buffer ran dry
+    std::uint64_t extrapolated_frames = 0;      ///< render calls that extrapolated
+    std::uint64_t held_frames = 0;              ///< render calls that held (extrapolation cap reached)
+    double max_extrapolation_seen_ticks = 0.0;  ///< the furthest any render went past the newest snapshot
+    std::uint64_t corrections = 0;              ///< mispredictions found on reconciliation
+    std::uint64_t snaps = 0;  ///< times the drawn player snapped (offset to hide > snap_distance_m)
+    double corrections_per_second = 0.0;           ///< over the last second
+    double last_error_m = 0.0;                     ///< prediction error of the last correction
+    double max_error_m = 0.0;                      ///< the largest prediction error so far
+    std::uint64_t reconciliations = 0;             ///< snapshots reconciled against
+    std::uint64_t replayed_ticks = 0;              ///< ticks re-simulated while reconciling
+    std::uint64_t snapshots_received = 0;          ///< snapshots accepted
+    std::uint64_t snapshots_stale = 0;             ///< snapshots older than one already seen (dropped)
+    std::uint64_t malformed = 0;                   ///< messages from the server that failed to decode
     std::uint64_t snapshots_unknown_baseline = 0;  ///< snapshots naming a baseline the client no longer holds
-    std::uint64_t events_received = 0;       ///< reliable events received
-    std::uint64_t events_out_of_order = 0;   ///< events whose sequence was not the next expected (must stay 0)
-    std::uint64_t inputs_sent = 0;           ///< input packets sent
-    std::uint64_t bytes_sent = 0;            ///< payload bytes sent
-    std::uint64_t bytes_received = 0;        ///< payload bytes received
-    double kbps_sent = 0.0;                  ///< transport's measured upstream rate, headers included
-    double kbps_received = 0.0;              ///< transport's measured downstream rate, headers included
+    std::uint64_t events_received = 0;             ///< reliable events received
+    std::uint64_t events_out_of_order = 0;  ///< events whose sequence was not the next expected (must stay 0)
+    std::uint64_t inputs_sent = 0;          ///< input packets sent
+    std::uint64_t bytes_sent = 0;           ///< payload bytes sent
+    std::uint64_t bytes_received = 0;       ///< payload bytes received
+    double kbps_sent = 0.0;                 ///< transport's measured upstream rate, headers included
+    double kbps_received = 0.0;             ///< transport's measured downstream rate, headers included
     DisconnectCode disconnect_code = DisconnectCode::none;  ///< why the session ended, once it has
-    auth::TokenError token_error = auth::TokenError::none;   ///< why the server refused our token (unauthorized)
+    auth::TokenError token_error =
+        auth::TokenError::none;  ///< why the server refused our token (unauthorized)
 };
 
 /// Interpolation state of one remote entity, for the overlay.
 struct EntityBufferStats {
-    std::uint32_t id = 0;          ///< the entity
-    double depth_ticks = 0.0;      ///< newest buffered tick - render tick (negative: extrapolating)
+    std::uint32_t id = 0;      ///< the entity
+    double depth_ticks = 0.0;  ///< newest buffered tick - render tick (negative: extrapolating)
 };
 
 }  // namespace rwd::client_server

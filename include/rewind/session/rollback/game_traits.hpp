@@ -1,4 +1,5 @@
-/// How rollback sessions use the game contract: optional predictor, Input <-> InputBits, State bytes for forensics.
+/// How rollback sessions use the game contract: optional predictor, Input <-> InputBits, State bytes for
+/// forensics.
 #pragma once
 
 #include <rewind/session/game.hpp>
@@ -43,8 +44,8 @@ bool input_to_bits(const typename G::Input& in, InputBits& out) {
     return true;
 }
 
-/// Deserializes untrusted `bits` into `out`. Fails unless re-serializing the result gives the same bits, so an
-/// invalid or non-canonical input from the network is rejected rather than simulated.
+/// Deserializes untrusted `bits` into `out`. Fails unless re-serializing the result gives the same bits, so
+/// an invalid or non-canonical input from the network is rejected rather than simulated.
 template <DeterministicGame G>
 bool bits_to_input(const InputBits& bits, typename G::Input& out) {
     if (bits.size > kMaxInputBytes) return false;
@@ -57,8 +58,9 @@ bool bits_to_input(const InputBits& bits, typename G::Input& out) {
     return true;
 }
 
-/// The bytes of `state` for a desync report: the game's serialize(Stream&, State&) when it has one (`serialized`
-/// set), else the raw object representation (useful for a byte diff between identical builds only).
+/// The bytes of `state` for a desync report: the game's serialize(Stream&, State&) when it has one
+/// (`serialized` set), else the raw object representation (useful for a byte diff between identical builds
+/// only).
 template <DeterministicGame G>
 std::vector<std::uint8_t> state_to_bytes(const typename G::State& state, bool& serialized) {
     if constexpr (StateSerializable<G>) {

@@ -33,7 +33,8 @@ public:
 
     /// A session, or invalid_config when `config` does not validate or G::kMaxPlayers < num_players.
     [[nodiscard]] static Result<std::unique_ptr<P2PSession>> create(transport::Transport& transport,
-                                                                    const P2PConfig& config, const State& initial);
+                                                                    const P2PConfig& config,
+                                                                    const State& initial);
     /// A session; `config` must validate (use create() to check).
     P2PSession(transport::Transport& transport, const P2PConfig& config, const State& initial);
 
@@ -41,15 +42,16 @@ public:
     [[nodiscard]] Status add_local_player(int slot);
     /// Seats a remote player in `slot`, reached through the transport's `peer` (before the first update()).
     [[nodiscard]] Status add_remote_player(int slot, transport::PeerId peer);
-    /// Registers a spectator ahead of time (spectators may also just join by handshaking, up to max_spectators).
+    /// Registers a spectator ahead of time (spectators may also just join by handshaking, up to
+    /// max_spectators).
     [[nodiscard]] Status add_spectator(transport::PeerId peer);
 
     /// This frame's input for local `slot`; used by the next advance() (a later call replaces it).
     [[nodiscard]] Status add_local_input(int slot, const Input& input);
     /// Network only: receives, acknowledges, resends, times out, rolls back if a late input demands it.
     void update(Micros now);
-    /// update(now), then simulates one frame if every peer is synchronized, all local inputs are given and the
-    /// session is within max_prediction frames of the slowest peer. See AdvanceResult for what happened.
+    /// update(now), then simulates one frame if every peer is synchronized, all local inputs are given and
+    /// the session is within max_prediction frames of the slowest peer. See AdvanceResult for what happened.
     AdvanceResult advance(Micros now);
     /// Says goodbye to every peer and spectator; the session stops sending.
     void close(Micros now);
@@ -126,7 +128,8 @@ private:
     void push_event(SessionEvent e) { events_.push_back(e); }
     void drop_spectator(detail::PeerLink& l, Micros now);
     Frame history_end() const {
-        return history_start_ + static_cast<Frame>(history_.size() / static_cast<std::size_t>(cfg_.num_players));
+        return history_start_ +
+               static_cast<Frame>(history_.size() / static_cast<std::size_t>(cfg_.num_players));
     }
     // simulation (detail/p2p_simulation.hpp)
     Input input_for(int slot, Frame f) const;
@@ -166,18 +169,18 @@ private:
     std::array<bool, kMaxSessionPlayers> has_pending_{};
     std::array<Input, kMaxSessionPlayers> last_local_{};
     Frame last_local_frame_ = kNullFrame;
-    Frame committed_for_ = kNullFrame;          // the frame whose local input was committed last
+    Frame committed_for_ = kNullFrame;  // the frame whose local input was committed last
     int delay_ = 2;
-    std::vector<Input> game_inputs_;            // scratch: one input per game slot for G::step
+    std::vector<Input> game_inputs_;  // scratch: one input per game slot for G::step
 
     Frame checked_through_ = kNullFrame;        // frames whose confirmation was processed
     std::deque<ChecksumReport> local_reports_;  // our checksums of confirmed frames (bounded)
     ChecksumReport latest_report_{};
     bool has_report_ = false;
-    std::deque<Saved> snapshots_;               // states of checksummed frames, for forensics (bounded)
+    std::deque<Saved> snapshots_;  // states of checksummed frames, for forensics (bounded)
     std::vector<DesyncReport> reports_;
-    std::deque<Input> history_;                 // confirmed inputs for spectators, frame-major, from history_start_
-    Frame history_start_ = 0;                   // oldest frame in history_ (the window slides past older ones)
+    std::deque<Input> history_;  // confirmed inputs for spectators, frame-major, from history_start_
+    Frame history_start_ = 0;    // oldest frame in history_ (the window slides past older ones)
 
     double frames_ahead_ = 0.0;
     double time_scale_ = 1.0;
@@ -188,6 +191,6 @@ private:
 
 }  // namespace rwd::rollback
 
+#include <rewind/session/rollback/detail/p2p_desync.hpp>
 #include <rewind/session/rollback/detail/p2p_network.hpp>
 #include <rewind/session/rollback/detail/p2p_simulation.hpp>
-#include <rewind/session/rollback/detail/p2p_desync.hpp>

@@ -15,7 +15,7 @@ namespace rwd::rollback {
 /// One player's input for one frame, as the bytes the game's serialize(Stream&, Input&) wrote (zero-padded).
 /// Bytes at and beyond `size` are always zero, so two equal inputs have equal InputBits.
 struct InputBits {
-    std::uint8_t size = 0;                              ///< bytes used, 0..kMaxInputBytes
+    std::uint8_t size = 0;                             ///< bytes used, 0..kMaxInputBytes
     std::array<std::uint8_t, kMaxInputBytes> bytes{};  ///< the serialized input
     friend bool operator==(const InputBits&, const InputBits&) = default;
 };
@@ -40,9 +40,9 @@ enum class Role : std::uint8_t { player = 0, spectator = 1 };
 
 /// The inputs of one player for frames start, start+1, ... (XOR-compressed on the wire).
 struct InputStream {
-    std::uint8_t player = 0;          ///< the slot, 0..7
-    Frame start = 0;                  ///< frame of inputs[0]
-    std::vector<InputBits> inputs;    ///< at most kMaxInputsPerStream
+    std::uint8_t player = 0;        ///< the slot, 0..7
+    Frame start = 0;                ///< frame of inputs[0]
+    std::vector<InputBits> inputs;  ///< at most kMaxInputsPerStream
 };
 /// Most inputs one stream carries in one packet.
 inline constexpr std::size_t kMaxInputsPerStream = 256;
@@ -50,7 +50,7 @@ inline constexpr std::size_t kMaxInputsPerStream = 256;
 /// Disconnect state of one player as the sender sees it.
 struct PlayerStatus {
     bool disconnected = false;
-    Frame last_frame = kNullFrame;    ///< disconnected: its last real input frame (later frames are neutral)
+    Frame last_frame = kNullFrame;  ///< disconnected: its last real input frame (later frames are neutral)
     friend bool operator==(const PlayerStatus&, const PlayerStatus&) = default;
 };
 
@@ -58,7 +58,7 @@ struct PlayerStatus {
 struct ChecksumReport {
     Frame frame = 0;
     std::uint64_t checksum = 0;
-    std::uint32_t status_tag = 0;     ///< hash of (player, disconnect frame) pairs at or before `frame`
+    std::uint32_t status_tag = 0;  ///< hash of (player, disconnect frame) pairs at or before `frame`
     friend bool operator==(const ChecksumReport&, const ChecksumReport&) = default;
 };
 
@@ -69,22 +69,22 @@ inline constexpr std::size_t kMaxStateChunk = 1024;
 /// Any rollback message; which fields matter depends on `type` (see docs/PROTOCOL.md).
 struct Message {
     MsgType type = MsgType::keepalive;
-    std::uint32_t sender_nonce = 0;       ///< the sender's connection nonce (all types)
+    std::uint32_t sender_nonce = 0;  ///< the sender's connection nonce (all types)
     // sync_request / sync_reply
     std::uint32_t request_nonce = 0;
     Role role = Role::player;
     std::uint32_t session_tag = 0;
-    std::uint8_t num_players = 2;         ///< 1..8
-    std::uint8_t players_mask = 0;        ///< the sender's local player slots
+    std::uint8_t num_players = 2;   ///< 1..8
+    std::uint8_t players_mask = 0;  ///< the sender's local player slots
     // input
-    Frame ack = kNullFrame;               ///< newest contiguous frame received of the recipient's players
-    Frame sender_frame = 0;               ///< the sender's current frame
-    std::int32_t advantage = 0;           ///< the sender's frame advantage over the recipient (frames)
-    std::uint8_t num_status = 0;          ///< entries used in `status`
+    Frame ack = kNullFrame;       ///< newest contiguous frame received of the recipient's players
+    Frame sender_frame = 0;       ///< the sender's current frame
+    std::int32_t advantage = 0;   ///< the sender's frame advantage over the recipient (frames)
+    std::uint8_t num_status = 0;  ///< entries used in `status`
     std::array<PlayerStatus, kMaxSessionPlayers> status{};
     bool has_checksum = false;
     ChecksumReport checksum{};
-    std::vector<InputStream> streams;     ///< at most 8, distinct players
+    std::vector<InputStream> streams;  ///< at most 8, distinct players
     // quality_report / quality_reply
     std::uint32_t stamp = 0;
     // goodbye
@@ -93,16 +93,16 @@ struct Message {
     // state_request / state_chunk
     Frame state_frame = 0;
     std::uint64_t state_checksum = 0;
-    bool state_serialized = false;        ///< bytes from the game's serialize(State) (else raw memory)
-    std::uint32_t state_total = 0;        ///< total size of the state bytes
-    std::uint32_t state_offset = 0;       ///< where this chunk goes
+    bool state_serialized = false;          ///< bytes from the game's serialize(State) (else raw memory)
+    std::uint32_t state_total = 0;          ///< total size of the state bytes
+    std::uint32_t state_offset = 0;         ///< where this chunk goes
     std::vector<std::uint8_t> state_bytes;  ///< this chunk
 };
 
 /// Encodes `msg` into `out`; the bytes used, or an error (out_of_space, value_out_of_range, ...).
 [[nodiscard]] Result<std::size_t> encode_message(const Message& msg, std::span<std::uint8_t> out);
-/// Decodes untrusted bytes into `msg`. Any malformed, out-of-range or non-canonical field fails; `msg` is then
-/// unspecified. Never reads out of bounds, never allocates more than the data can justify.
+/// Decodes untrusted bytes into `msg`. Any malformed, out-of-range or non-canonical field fails; `msg` is
+/// then unspecified. Never reads out of bounds, never allocates more than the data can justify.
 [[nodiscard]] Status decode_message(std::span<const std::uint8_t> data, Message& msg);
 /// Bits encode_message would write.
 [[nodiscard]] std::size_t measure_message(const Message& msg);

@@ -20,11 +20,11 @@ namespace rwd::rollback {
 
 /// The knobs of a SpectatorSession.
 struct SpectatorConfig {
-    int num_players = 2;                   ///< must match the host's session
-    int catchup_threshold = 6;             ///< frames behind the host before running faster
-    int max_catchup_frames = 8;            ///< most frames simulated in one advance() while catching up
-    int sync_roundtrips = 5;               ///< handshake round trips
-    Micros sync_retry{200'000};            ///< handshake repeat interval (also while the host does not exist yet)
+    int num_players = 2;         ///< must match the host's session
+    int catchup_threshold = 6;   ///< frames behind the host before running faster
+    int max_catchup_frames = 8;  ///< most frames simulated in one advance() while catching up
+    int sync_roundtrips = 5;     ///< handshake round trips
+    Micros sync_retry{200'000};  ///< handshake repeat interval (also while the host does not exist yet)
     Micros disconnect_notice{500'000};     ///< silence before `interrupted`
     Micros disconnect_timeout{2'000'000};  ///< silence before the host counts as gone
     Micros keepalive_interval{100'000};    ///< idle link keepalive
@@ -36,7 +36,8 @@ struct SpectatorConfig {
 
     /// invalid_config with a description of the first bad value.
     [[nodiscard]] Status validate() const {
-        if (num_players < 1 || num_players > kMaxSessionPlayers) return Error{Errc::invalid_config, "num_players 1..8"};
+        if (num_players < 1 || num_players > kMaxSessionPlayers)
+            return Error{Errc::invalid_config, "num_players 1..8"};
         if (catchup_threshold < 0 || max_catchup_frames < 1 || max_catchup_frames > 1000) {
             return Error{Errc::invalid_config, "catchup_threshold >= 0, max_catchup_frames 1..1000"};
         }
@@ -66,7 +67,8 @@ public:
                                                                           const SpectatorConfig& config,
                                                                           const State& initial) {
         if (Status s = config.validate(); !s.ok()) return s.error();
-        if (G::kMaxPlayers < config.num_players) return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
+        if (G::kMaxPlayers < config.num_players)
+            return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
         return std::unique_ptr<SpectatorSession>(new SpectatorSession(transport, host, config, initial));
     }
 
@@ -97,12 +99,14 @@ public:
                 ++link_->malformed;
                 continue;
             }
-            if (msg.type == MsgType::goodbye && leave_reason_ == LeaveReason::none) leave_reason_ = msg.reason;
+            if (msg.type == MsgType::goodbye && leave_reason_ == LeaveReason::none)
+                leave_reason_ = msg.reason;
             if (msg.type == MsgType::input && link_->running()) handle_input(msg);
         }
         link_->poll(transport_, sender_, now, link_events_);
         translate_events();
-        if (link_->running() && (ack() != link_->last_acked_sent || now - link_->last_send() >= cfg_.ack_interval)) {
+        if (link_->running() &&
+            (ack() != link_->last_acked_sent || now - link_->last_send() >= cfg_.ack_interval)) {
             Message m;
             m.type = MsgType::input;
             m.ack = ack();
@@ -114,15 +118,16 @@ public:
         if (cfg_.drive_transport) transport_.update(now);
     }
 
-    /// update(now), then simulates the frames due: one when close behind, up to max_catchup_frames when behind by
-    /// more than catchup_threshold; none when the next frame's inputs have not arrived.
+    /// update(now), then simulates the frames due: one when close behind, up to max_catchup_frames when
+    /// behind by more than catchup_threshold; none when the next frame's inputs have not arrived.
     AdvanceResult advance(Micros now) {
         update(now);
         AdvanceResult r;
         r.frame = frame_;
         if (!link_ || !link_->running()) {
-            r.status = link_ && link_->state() == detail::PeerLink::State::disconnected ? AdvanceStatus::finished
-                                                                                          : AdvanceStatus::synchronizing;
+            r.status = link_ && link_->state() == detail::PeerLink::State::disconnected
+                           ? AdvanceStatus::finished
+                           : AdvanceStatus::synchronizing;
             return r;
         }
         const Frame ready = ack() - frame_ + 1;  // frames whose inputs are all here
@@ -162,7 +167,9 @@ public:
     /// The next frame to simulate.
     [[nodiscard]] Frame current_frame() const { return frame_; }
     /// Frames the host has confirmed beyond ours (estimate from its last message).
-    [[nodiscard]] Frame frames_behind() const { return link_ ? std::max<Frame>(link_->remote_frame - frame_ + 1, 0) : 0; }
+    [[nodiscard]] Frame frames_behind() const {
+        return link_ ? std::max<Frame>(link_->remote_frame - frame_ + 1, 0) : 0;
+    }
     /// Whether the handshake is done.
     [[nodiscard]] bool running() const { return link_ && link_->running(); }
     /// The checksum of the state after `frame` if it is among the last 1024 simulated; false otherwise.
@@ -180,7 +187,8 @@ public:
         events_.pop_front();
         return true;
     }
-    /// Why the host link ended (none while it lasts): too_far_behind when the host's input window had moved on.
+    /// Why the host link ended (none while it lasts): too_far_behind when the host's input window had moved
+    /// on.
     [[nodiscard]] LeaveReason leave_reason() const { return leave_reason_; }
     /// advance() calls that ran more than one frame to catch up.
     [[nodiscard]] std::uint64_t catchups() const { return catchups_; }
@@ -208,15 +216,21 @@ public:
 private:
     SpectatorSession(transport::Transport& transport, transport::PeerId host, const SpectatorConfig& config,
                      const State& initial)
-        : transport_(transport), host_(host), cfg_(config), state_(initial),
-          queues_(static_cast<std::size_t>(config.num_players)), inputs_(static_cast<std::size_t>(G::kMaxPlayers)),
+        : transport_(transport),
+          host_(host),
+          cfg_(config),
+          state_(initial),
+          queues_(static_cast<std::size_t>(config.num_players)),
+          inputs_(static_cast<std::size_t>(G::kMaxPlayers)),
           checksums_(1024, {kNullFrame, 0}) {}
 
     void start(Micros now) {
         Rng rng(cfg_.seed, 0x5bec);
-        detail::LinkParams lp{cfg_.sync_roundtrips, cfg_.sync_retry, cfg_.disconnect_notice, cfg_.disconnect_timeout,
-                              cfg_.keepalive_interval, cfg_.quality_interval, cfg_.session_tag,
-                              static_cast<std::uint8_t>(cfg_.num_players), Role::spectator, 0};
+        detail::LinkParams lp{cfg_.sync_roundtrips,    cfg_.sync_retry,
+                              cfg_.disconnect_notice,  cfg_.disconnect_timeout,
+                              cfg_.keepalive_interval, cfg_.quality_interval,
+                              cfg_.session_tag,        static_cast<std::uint8_t>(cfg_.num_players),
+                              Role::spectator,         0};
         const auto all = static_cast<std::uint8_t>((1u << cfg_.num_players) - 1u);
         link_ = std::make_unique<detail::PeerLink>(host_, Role::player, all, true, lp, rng.next_u32() | 1u,
                                                    rng.next_u64(), now);
@@ -268,7 +282,9 @@ private:
                     e.type = SessionEvent::Type::interrupted;
                     e.timeout_in = le.timeout_in;
                     break;
-                case detail::LinkEvent::Type::resumed: e.type = SessionEvent::Type::resumed; break;
+                case detail::LinkEvent::Type::resumed:
+                    e.type = SessionEvent::Type::resumed;
+                    break;
                 case detail::LinkEvent::Type::disconnected:
                     e.type = SessionEvent::Type::disconnected;
                     if (leave_reason_ == LeaveReason::none) leave_reason_ = LeaveReason::left;  // went silent

@@ -14,12 +14,13 @@ namespace rwd::rollback {
 
 /// The knobs of a SyncTestSession.
 struct SyncTestConfig {
-    int num_players = 2;      ///< every player is local: the test feeds all inputs
-    int check_distance = 2;   ///< frames rolled back every frame, 1..kMaxPredictionWindow
+    int num_players = 2;     ///< every player is local: the test feeds all inputs
+    int check_distance = 2;  ///< frames rolled back every frame, 1..kMaxPredictionWindow
 
     /// invalid_config when a value is out of range.
     [[nodiscard]] Status validate() const {
-        if (num_players < 1 || num_players > kMaxSessionPlayers) return Error{Errc::invalid_config, "num_players 1..8"};
+        if (num_players < 1 || num_players > kMaxSessionPlayers)
+            return Error{Errc::invalid_config, "num_players 1..8"};
         if (check_distance < 1 || check_distance > kMaxPredictionWindow) {
             return Error{Errc::invalid_config, "check_distance must be 1..32"};
         }
@@ -40,7 +41,8 @@ public:
     /// A session, or invalid_config.
     [[nodiscard]] static Result<SyncTestSession> create(const SyncTestConfig& config, const State& initial) {
         if (Status s = config.validate(); !s.ok()) return s.error();
-        if (G::kMaxPlayers < config.num_players) return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
+        if (G::kMaxPlayers < config.num_players)
+            return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
         return SyncTestSession(config, initial);
     }
 
@@ -114,7 +116,9 @@ private:
     };
 
     SyncTestSession(const SyncTestConfig& config, const State& initial)
-        : cfg_(config), state_(initial), pending_(static_cast<std::size_t>(config.num_players)),
+        : cfg_(config),
+          state_(initial),
+          pending_(static_cast<std::size_t>(config.num_players)),
           inputs_(static_cast<std::size_t>(G::kMaxPlayers)) {}
 
     void report(const Record& h, std::uint64_t resim_checksum) {

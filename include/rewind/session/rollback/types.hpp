@@ -30,7 +30,7 @@ inline constexpr int kMaxInputDelay = 30;
 /// The library never reads a clock itself; without one the timing statistics stay zero (tests stay exact).
 struct ClockFn {
     using Fn = std::uint64_t (*)(void* user);
-    Fn fn = nullptr;     ///< returns nanoseconds from any fixed origin; null = no timing
+    Fn fn = nullptr;       ///< returns nanoseconds from any fixed origin; null = no timing
     void* user = nullptr;  ///< passed back to fn
     /// Nanoseconds, or 0 without a clock.
     [[nodiscard]] std::uint64_t now_ns() const { return fn != nullptr ? fn(user) : 0; }
@@ -45,30 +45,31 @@ enum class PlayerKind : std::uint8_t {
 
 /// The knobs of a P2PSession (see docs/TUNING.md for when to change them).
 struct P2PConfig {
-    int num_players = 2;                       ///< slots 0..num_players-1 take part (2..8)
-    int input_delay = 2;                       ///< frames between an input and the frame it is used in
-    int max_prediction = 8;                    ///< frames simulated ahead of confirmed input; 0 = lockstep
-    int checksum_interval = 30;                ///< confirmed frames whose checksums peers compare (0 = off)
-    int sync_roundtrips = 5;                   ///< handshake round trips before a peer counts as synchronized
-    Micros sync_retry{200'000};                ///< handshake request repeat interval
-    Micros disconnect_notice{500'000};         ///< silence before an `interrupted` event
-    Micros disconnect_timeout{2'000'000};      ///< silence before the peer is disconnected
-    Micros keepalive_interval{100'000};        ///< an idle link sends at least this often
-    Micros resend_interval{33'000};            ///< unacked inputs are resent this often while no frame advances
-    Micros quality_interval{200'000};          ///< ping / frame-advantage report interval
-    Micros frame_duration{16'667};             ///< nominal frame length (60 Hz), for advantage estimates
-    double time_sync_gain = 0.01;              ///< speed change per frame of advantage (1 % per frame)
-    double time_sync_max_adjust = 0.05;        ///< largest recommended speed change (5 %)
-    double time_sync_deadband = 0.5;           ///< frames of advantage ignored as noise
-    int stall_frames_ahead = 4;                ///< backstop: skip a frame when this far ahead (0 = never)
-    int max_spectators = 4;                    ///< spectators that may join (0 = no spectators, no history)
-    int spectator_history_frames = 36'000;     ///< confirmed input frames kept for spectators (10 min at 60 Hz);
-                                               ///< a spectator further behind than this is dropped (too_far_behind)
-    bool drive_transport = true;               ///< call transport.update(now) inside update()
-    std::uint32_t session_tag = 0;             ///< must match on all peers (e.g. a match id); handshake checks it
-    std::uint64_t seed = 1;                    ///< seeds the handshake nonces (pass a real random seed in apps)
-    Logger logger{};                           ///< where warnings go
-    ClockFn clock{};                           ///< optional nanosecond clock for save/load/step timings
+    int num_players = 2;                   ///< slots 0..num_players-1 take part (2..8)
+    int input_delay = 2;                   ///< frames between an input and the frame it is used in
+    int max_prediction = 8;                ///< frames simulated ahead of confirmed input; 0 = lockstep
+    int checksum_interval = 30;            ///< confirmed frames whose checksums peers compare (0 = off)
+    int sync_roundtrips = 5;               ///< handshake round trips before a peer counts as synchronized
+    Micros sync_retry{200'000};            ///< handshake request repeat interval
+    Micros disconnect_notice{500'000};     ///< silence before an `interrupted` event
+    Micros disconnect_timeout{2'000'000};  ///< silence before the peer is disconnected
+    Micros keepalive_interval{100'000};    ///< an idle link sends at least this often
+    Micros resend_interval{33'000};        ///< unacked inputs are resent this often while no frame advances
+    Micros quality_interval{200'000};      ///< ping / frame-advantage report interval
+    Micros frame_duration{16'667};         ///< nominal frame length (60 Hz), for advantage estimates
+    double time_sync_gain = 0.01;          ///< speed change per frame of advantage (1 % per frame)
+    double time_sync_max_adjust = 0.05;    ///< largest recommended speed change (5 %)
+    double time_sync_deadband = 0.5;       ///< frames of advantage ignored as noise
+    int stall_frames_ahead = 4;            ///< backstop: skip a frame when this far ahead (0 = never)
+    int max_spectators = 4;                ///< spectators that may join (0 = no spectators, no history)
+    int spectator_history_frames =
+        36'000;                     ///< confirmed input frames kept for spectators (10 min at 60 Hz);
+                                    ///< a spectator further behind than this is dropped (too_far_behind)
+    bool drive_transport = true;    ///< call transport.update(now) inside update()
+    std::uint32_t session_tag = 0;  ///< must match on all peers (e.g. a match id); handshake checks it
+    std::uint64_t seed = 1;         ///< seeds the handshake nonces (pass a real random seed in apps)
+    Logger logger{};                ///< where warnings go
+    ClockFn clock{};                ///< optional nanosecond clock for save/load/step timings
 
     /// invalid_config with a description of the first bad value.
     [[nodiscard]] Status validate() const;
@@ -89,28 +90,29 @@ std::string_view leave_reason_name(LeaveReason reason);
 struct SessionEvent {
     /// The kind of event.
     enum class Type : std::uint8_t {
-        synchronizing,    ///< handshake progress with `player` (count of total round trips)
-        synchronized,     ///< `player`'s peer finished the handshake
-        running,          ///< every peer is synchronized; frames advance
-        interrupted,      ///< `player`'s peer went silent for disconnect_notice
-        resumed,          ///< `player`'s peer is heard again
-        disconnected,     ///< `player` left; its input is neutral from frame+1 on
-        time_sync,        ///< recommended speed changed: `frames_ahead`, `time_scale`
-        desync_detected,  ///< confirmed `frame` differs: `local_checksum` vs `remote_checksum` (from `player`)
-        spectator_joined, ///< a spectator (transport `peer`) finished its handshake
-        spectator_left,   ///< a spectator (transport `peer`) left or timed out
+        synchronizing,     ///< handshake progress with `player` (count of total round trips)
+        synchronized,      ///< `player`'s peer finished the handshake
+        running,           ///< every peer is synchronized; frames advance
+        interrupted,       ///< `player`'s peer went silent for disconnect_notice
+        resumed,           ///< `player`'s peer is heard again
+        disconnected,      ///< `player` left; its input is neutral from frame+1 on
+        time_sync,         ///< recommended speed changed: `frames_ahead`, `time_scale`
+        desync_detected,   ///< confirmed `frame` differs: `local_checksum` vs `remote_checksum` (from
+                           ///< `player`)
+        spectator_joined,  ///< a spectator (transport `peer`) finished its handshake
+        spectator_left,    ///< a spectator (transport `peer`) left or timed out
     };
     Type type = Type::running;
-    int player = -1;                      ///< the player slot concerned, or -1
+    int player = -1;                                   ///< the player slot concerned, or -1
     transport::PeerId peer = transport::kInvalidPeer;  ///< the transport peer concerned
-    Frame frame = kNullFrame;             ///< disconnected: last real input; desync: the frame compared
-    int count = 0;                        ///< synchronizing: round trips done
-    int total = 0;                        ///< synchronizing: round trips needed
-    Micros timeout_in{};                  ///< interrupted: time left before the disconnect
-    double frames_ahead = 0.0;            ///< time_sync: how far ahead of the slowest peer
-    double time_scale = 1.0;              ///< time_sync: recommended speed (1.0 = nominal)
-    std::uint64_t local_checksum = 0;     ///< desync_detected
-    std::uint64_t remote_checksum = 0;    ///< desync_detected
+    Frame frame = kNullFrame;                ///< disconnected: last real input; desync: the frame compared
+    int count = 0;                           ///< synchronizing: round trips done
+    int total = 0;                           ///< synchronizing: round trips needed
+    Micros timeout_in{};                     ///< interrupted: time left before the disconnect
+    double frames_ahead = 0.0;               ///< time_sync: how far ahead of the slowest peer
+    double time_scale = 1.0;                 ///< time_sync: recommended speed (1.0 = nominal)
+    std::uint64_t local_checksum = 0;        ///< desync_detected
+    std::uint64_t remote_checksum = 0;       ///< desync_detected
     LeaveReason reason = LeaveReason::none;  ///< disconnected, spectator_left: why
 };
 
@@ -133,9 +135,9 @@ std::string_view advance_status_name(AdvanceStatus status);
 /// The outcome of advance().
 struct AdvanceResult {
     AdvanceStatus status = AdvanceStatus::advanced;
-    Frame frame = kNullFrame;     ///< the frame simulated (advanced), else the frame waiting to be simulated
-    int rollback_frames = 0;      ///< frames re-simulated by a rollback before this frame (0 = none)
-    int frames_advanced = 0;      ///< frames simulated in total (spectators may run several to catch up)
+    Frame frame = kNullFrame;  ///< the frame simulated (advanced), else the frame waiting to be simulated
+    int rollback_frames = 0;   ///< frames re-simulated by a rollback before this frame (0 = none)
+    int frames_advanced = 0;   ///< frames simulated in total (spectators may run several to catch up)
     /// True when a frame was simulated.
     [[nodiscard]] bool advanced() const { return frames_advanced > 0; }
 };
@@ -146,12 +148,12 @@ inline constexpr std::size_t kRollbackHistogramSize = kMaxPredictionWindow + 2;
 
 /// Timing totals measured with the optional clock (all zero without one).
 struct TimingStats {
-    std::uint64_t save_ns = 0;      ///< total time copying states into the ring
-    std::uint64_t load_ns = 0;      ///< total time restoring states for rollbacks
-    std::uint64_t step_ns = 0;      ///< total time inside G::step (normal and re-simulated frames)
-    std::uint64_t saves = 0;        ///< number of saves
-    std::uint64_t loads = 0;        ///< number of loads
-    std::uint64_t steps = 0;        ///< number of G::step calls
+    std::uint64_t save_ns = 0;          ///< total time copying states into the ring
+    std::uint64_t load_ns = 0;          ///< total time restoring states for rollbacks
+    std::uint64_t step_ns = 0;          ///< total time inside G::step (normal and re-simulated frames)
+    std::uint64_t saves = 0;            ///< number of saves
+    std::uint64_t loads = 0;            ///< number of loads
+    std::uint64_t steps = 0;            ///< number of G::step calls
     std::uint64_t max_rollback_ns = 0;  ///< the most expensive rollback (load + re-simulation + saves)
     std::array<std::uint64_t, kMaxPredictionWindow + 2> rollback_ns{};  ///< total rollback time by depth
 };
@@ -159,21 +161,21 @@ struct TimingStats {
 /// Statistics about one remote peer (player or spectator).
 struct PeerStatsRb {
     transport::PeerId peer = transport::kInvalidPeer;
-    int player = -1;                       ///< first slot the peer plays, -1 for spectators
-    bool synchronized = false;             ///< handshake done
-    bool connected = true;                 ///< not disconnected
-    bool interrupted = false;              ///< silent for more than disconnect_notice
-    Micros ping{};                         ///< smoothed round-trip time measured by quality reports
-    double frames_behind = 0.0;            ///< how many frames the peer is behind us (negative: ahead)
-    double kbps_sent = 0.0;                ///< our send rate to the peer over the last second
-    double kbps_received = 0.0;            ///< its send rate to us over the last second
-    std::uint64_t bytes_sent = 0;          ///< payload plus transport header bytes
+    int player = -1;               ///< first slot the peer plays, -1 for spectators
+    bool synchronized = false;     ///< handshake done
+    bool connected = true;         ///< not disconnected
+    bool interrupted = false;      ///< silent for more than disconnect_notice
+    Micros ping{};                 ///< smoothed round-trip time measured by quality reports
+    double frames_behind = 0.0;    ///< how many frames the peer is behind us (negative: ahead)
+    double kbps_sent = 0.0;        ///< our send rate to the peer over the last second
+    double kbps_received = 0.0;    ///< its send rate to us over the last second
+    std::uint64_t bytes_sent = 0;  ///< payload plus transport header bytes
     std::uint64_t bytes_received = 0;
     std::uint64_t packets_sent = 0;
     std::uint64_t packets_received = 0;
-    std::uint64_t malformed = 0;           ///< packets dropped as malformed or out of protocol
+    std::uint64_t malformed = 0;             ///< packets dropped as malformed or out of protocol
     Frame last_received_frame = kNullFrame;  ///< its newest contiguous input (spectators: what it acked)
-    std::uint64_t rollbacks = 0;           ///< rollbacks this peer's late inputs caused
+    std::uint64_t rollbacks = 0;             ///< rollbacks this peer's late inputs caused
     std::array<std::uint64_t, kRollbackHistogramSize> rollback_depth{};  ///< depths of those rollbacks
 };
 

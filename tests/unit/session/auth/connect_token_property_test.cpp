@@ -16,10 +16,11 @@ rc::Gen<auth::TokenFields> gen_fields() {
         f.client_id = *rc::gen::arbitrary<std::uint64_t>();
         const auto len = *rc::gen::inRange<std::size_t>(1, auth::kMaxTokenAddressBytes + 1);
         f.server_address = *rc::gen::container<std::string>(len, rc::gen::inRange<char>(0x21, 0x7F));
-        f.issued_at = Micros{*rc::gen::inRange<std::int64_t>(-(std::int64_t{1} << 60), std::int64_t{1} << 60)};
+        f.issued_at =
+            Micros{*rc::gen::inRange<std::int64_t>(-(std::int64_t{1} << 60), std::int64_t{1} << 60)};
         f.expires_at = f.issued_at + Micros{*rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40)};
         const auto nonce = *rc::gen::container<std::vector<std::uint8_t>>(auth::kTokenNonceBytes,
-                                                                           rc::gen::arbitrary<std::uint8_t>());
+                                                                          rc::gen::arbitrary<std::uint8_t>());
         std::copy(nonce.begin(), nonce.end(), f.nonce.begin());
         const auto ud = *rc::gen::inRange<std::size_t>(0, auth::kMaxTokenUserDataBytes + 1);
         f.user_data = *rc::gen::container<std::vector<std::uint8_t>>(ud, rc::gen::arbitrary<std::uint8_t>());

@@ -8,7 +8,8 @@ using auth::TokenError;
 
 namespace {
 
-std::vector<std::uint8_t> mint(const auth::TokenFields& f, const auth::SecretKey& k = backend_keys().secret_key) {
+std::vector<std::uint8_t> mint(const auth::TokenFields& f,
+                               const auth::SecretKey& k = backend_keys().secret_key) {
     auto t = auth::mint_token(f, k);
     EXPECT_TRUE(t.ok()) << t.error().detail;
     return t.ok() ? *t : std::vector<std::uint8_t>{};
@@ -64,7 +65,8 @@ TEST(ConnectToken, NotYetValidBeyondTheSkew) {
     const auto bytes = mint(sample_fields());
     EXPECT_EQ(check(bytes, kIssued - auth::kDefaultTokenClockSkew), TokenError::none);  // server clock behind
     EXPECT_EQ(check(bytes, kIssued - auth::kDefaultTokenClockSkew - Micros{1}), TokenError::not_yet_valid);
-    auto strict = auth::verify_token(bytes, backend_keys().public_key, kGameId, kServer, kIssued - Micros{1}, Micros{});
+    auto strict =
+        auth::verify_token(bytes, backend_keys().public_key, kGameId, kServer, kIssued - Micros{1}, Micros{});
     EXPECT_EQ(auth::token_error(strict.error()), TokenError::not_yet_valid);
     // Extreme clocks do not overflow the comparison.
     EXPECT_EQ(check(bytes, Micros{INT64_MIN}), TokenError::not_yet_valid);

@@ -15,7 +15,8 @@ TEST(AuthKeys, SameSeedGivesSameKeysOtherSeedOtherKeys) {
     // libsodium's secret key is the seed followed by the public key.
     const auth::KeySeed s = seed_from(7);
     EXPECT_TRUE(std::equal(s.begin(), s.end(), a.secret_key.bytes.begin()));
-    EXPECT_TRUE(std::equal(a.public_key.bytes.begin(), a.public_key.bytes.end(), a.secret_key.bytes.begin() + 32));
+    EXPECT_TRUE(
+        std::equal(a.public_key.bytes.begin(), a.public_key.bytes.end(), a.secret_key.bytes.begin() + 32));
 }
 
 TEST(AuthKeys, HexRoundTripOfBothKeys) {
@@ -33,9 +34,9 @@ TEST(AuthKeys, HexRoundTripOfBothKeys) {
 }
 
 TEST(AuthKeys, BadHexIsRefused) {
-    EXPECT_EQ(auth::from_hex("abc", 10).code(), rwd::Errc::malformed);        // odd digit count
-    EXPECT_EQ(auth::from_hex("zz", 10).code(), rwd::Errc::malformed);         // not hex
-    EXPECT_EQ(auth::from_hex("ab cd", 10).code(), rwd::Errc::malformed);      // inner space
+    EXPECT_EQ(auth::from_hex("abc", 10).code(), rwd::Errc::malformed);    // odd digit count
+    EXPECT_EQ(auth::from_hex("zz", 10).code(), rwd::Errc::malformed);     // not hex
+    EXPECT_EQ(auth::from_hex("ab cd", 10).code(), rwd::Errc::malformed);  // inner space
     EXPECT_EQ(auth::from_hex("aabbcc", 2).code(), rwd::Errc::length_too_long);
     auto ok = auth::from_hex("00ff10", 3);
     ASSERT_TRUE(ok.ok());

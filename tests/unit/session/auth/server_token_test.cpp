@@ -1,4 +1,5 @@
-/// Server<G> with require_token over SimNetwork: each refused token keeps its reason and leaves no game state.
+/// Server<G> with require_token over SimNetwork: each refused token keeps its reason and leaves no game
+/// state.
 #include "token_fixtures.hpp"
 #include "unit/session/client_server/toy_harness.hpp"
 
@@ -18,7 +19,8 @@ constexpr std::uint64_t kSeed = 8101;
 
 /// A match whose server requires tokens; the server's wall clock starts at kIssued (via clock_offset).
 struct TokenMatch : toy::Match<> {
-    explicit TokenMatch(std::uint64_t seed, int max_clients = 0) : toy::Match<>(seed, {}, server_config(max_clients)) {
+    explicit TokenMatch(std::uint64_t seed, int max_clients = 0)
+        : toy::Match<>(seed, {}, server_config(max_clients)) {
         client_config.game_id = kGameId;
     }
 
@@ -42,13 +44,17 @@ struct TokenMatch : toy::Match<> {
 
     int players_in_state() const {
         const auto& ps = server->state().players;
-        return static_cast<int>(std::count_if(ps.begin(), ps.end(), [](const auto& p) { return p.present != 0; }));
+        return static_cast<int>(
+            std::count_if(ps.begin(), ps.end(), [](const auto& p) { return p.present != 0; }));
     }
 
-    std::uint64_t refusals(TokenError e) const { return server->stats().token_refusals[static_cast<std::size_t>(e)]; }
+    std::uint64_t refusals(TokenError e) const {
+        return server->stats().token_refusals[static_cast<std::size_t>(e)];
+    }
 };
 
-std::vector<std::uint8_t> token_for(const auth::TokenFields& f, const auth::SecretKey& k = backend_keys().secret_key) {
+std::vector<std::uint8_t> token_for(const auth::TokenFields& f,
+                                    const auth::SecretKey& k = backend_keys().secret_key) {
     auto t = auth::mint_token(f, k);
     EXPECT_TRUE(t.ok());
     return t.ok() ? *t : std::vector<std::uint8_t>{};

@@ -1,4 +1,5 @@
-/// Client-server message codecs: round trips, every truncation, wrong types, trailing bytes and random garbage.
+/// Client-server message codecs: round trips, every truncation, wrong types, trailing bytes and random
+/// garbage.
 #include "toy_game.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -24,8 +25,13 @@ InputPacket sample_input_packet() {
     p.newest_tick = rwd::Tick{0xFFFFFFFEu};
     p.count = 4;
     for (int i = 0; i < 4; ++i) {
-        p.inputs[static_cast<std::size_t>(i)] =
-            Input{static_cast<std::int8_t>(-100 + i), static_cast<std::int8_t>(50 * i), 1, 0, 1234u + static_cast<std::uint32_t>(i), 777, 0};
+        p.inputs[static_cast<std::size_t>(i)] = Input{static_cast<std::int8_t>(-100 + i),
+                                                      static_cast<std::int8_t>(50 * i),
+                                                      1,
+                                                      0,
+                                                      1234u + static_cast<std::uint32_t>(i),
+                                                      777,
+                                                      0};
     }
     p.has_ack = true;
     p.ack_snapshot_tick = rwd::Tick{99};
@@ -43,13 +49,14 @@ Snapshot sample_snapshot() {
     s.input_buffer_depth = 3;
     s.pong_time = 42;
     s.pong_hold_us = 1000;
-    s.entities = {{1, {10, -20, 3}}, {2, {-ToyGame::kBound, ToyGame::kBound, 0}}, {40, {5, 5, 6}}, {1u << 30, {0, 0, 0}}};
+    s.entities = {{1, {10, -20, 3}},
+                  {2, {-ToyGame::kBound, ToyGame::kBound, 0}},
+                  {40, {5, 5, 6}},
+                  {1u << 30, {0, 0, 0}}};
     return s;
 }
 
-cs::Event sample_event() {
-    return cs::Event{17, cs::EventKind::chat, rwd::Tick{5}, 3, 4, -9, "hello there"};
-}
+cs::Event sample_event() { return cs::Event{17, cs::EventKind::chat, rwd::Tick{5}, 3, 4, -9, "hello there"}; }
 
 template <class Msg>
 std::vector<std::uint8_t> encode(Msg m) {
@@ -207,7 +214,8 @@ TEST(CsMessages, RandomGarbageNeverCrashesAndIsMostlyRefused) {
     EXPECT_LT(accepted, 2000);
 }
 
-RC_GTEST_PROP(CsMessages, InputPacketRoundTripsForAnyInputs, (std::uint16_t seq, std::uint32_t tick, std::uint32_t ping)) {
+RC_GTEST_PROP(CsMessages, InputPacketRoundTripsForAnyInputs,
+              (std::uint16_t seq, std::uint32_t tick, std::uint32_t ping)) {
     InputPacket p;
     p.sequence = seq;
     p.newest_tick = rwd::Tick{tick};
@@ -228,7 +236,8 @@ RC_GTEST_PROP(CsMessages, InputPacketRoundTripsForAnyInputs, (std::uint16_t seq,
     InputPacket got{};
     RC_ASSERT(cs::decode_message(bytes, got).ok());
     RC_ASSERT(got.count == p.count);
-    for (int i = 0; i < p.count; ++i) RC_ASSERT(got.inputs[static_cast<std::size_t>(i)] == p.inputs[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < p.count; ++i)
+        RC_ASSERT(got.inputs[static_cast<std::size_t>(i)] == p.inputs[static_cast<std::size_t>(i)]);
     RC_ASSERT(got.ping_time == ping);
     RC_ASSERT(got.has_ack == p.has_ack);
 }

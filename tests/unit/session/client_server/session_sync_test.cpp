@@ -39,7 +39,8 @@ TEST(CsSync, InterpolationNeverExtrapolatesPastTheCap) {
     m.run(Micros{600'000}, [&] {
         if (auto e = rendered(m.client(viewer), id, m.now)) xs.push_back(e->x);
     });
-    ASSERT_TRUE(m.net->set_link(m.server_addr, m.client_addrs[static_cast<std::size_t>(viewer)], link(40, 5)).ok());
+    ASSERT_TRUE(
+        m.net->set_link(m.server_addr, m.client_addrs[static_cast<std::size_t>(viewer)], link(40, 5)).ok());
     const auto& st = m.client(viewer).stats();
     EXPECT_GT(st.interp_starvations, before);
     EXPECT_GT(st.held_frames, 0u);
@@ -47,7 +48,8 @@ TEST(CsSync, InterpolationNeverExtrapolatesPastTheCap) {
     ASSERT_GT(xs.size(), 400u);
     // The last 300 frames of the outage all hold the same position.
     for (std::size_t i = xs.size() - 300; i < xs.size(); ++i) EXPECT_EQ(xs[i], xs.back()) << "frame " << i;
-    // The held position is at most 2 ticks of motion past where the stream ended (the fastest frame-to-frame).
+    // The held position is at most 2 ticks of motion past where the stream ended (the fastest
+    // frame-to-frame).
     m.run(Micros{1'000'000});
     EXPECT_EQ(m.client(viewer).phase(), cs::ClientPhase::playing);
 }
@@ -69,9 +71,11 @@ TEST(CsSync, ClockSyncConvergesAfterLatencyStep) {
     const auto& st = m.client(0).stats();
     const double lead_after = st.lead_ticks;
     const double offset_after = m.server->client_stats(0).arrival_offset_ticks;
-    std::printf("[ measured ] lead %.2f -> %.2f ticks, arrival offset %.2f -> %.2f ticks, rtt %.1f ms, hard resyncs %llu\n",
-                lead_before, lead_after, offset_before, offset_after, st.rtt.millis(),
-                static_cast<unsigned long long>(st.hard_resyncs));
+    std::printf(
+        "[ measured ] lead %.2f -> %.2f ticks, arrival offset %.2f -> %.2f ticks, rtt %.1f ms, hard resyncs "
+        "%llu\n",
+        lead_before, lead_after, offset_before, offset_after, st.rtt.millis(),
+        static_cast<unsigned long long>(st.hard_resyncs));
     // One way grew by 130 ms = 7.8 ticks: the lead follows, inputs arrive about 2 ticks early again.
     EXPECT_NEAR(lead_after - lead_before, 7.8, 2.0);
     EXPECT_NEAR(offset_after, 2.0, 1.0);
@@ -101,16 +105,18 @@ TEST(CsSync, ClientAdoptsTheServersInputBufferTarget) {
             ++samples;
         });
         const double mean = sum / samples;
-        std::printf("[ measured ] server target %d: client aims at %.1f, inputs arrive %.2f ticks early (mean of %d)\n",
-                    target, m.client(0).clock().config().target_input_offset_ticks, mean, samples);
+        std::printf(
+            "[ measured ] server target %d: client aims at %.1f, inputs arrive %.2f ticks early (mean of "
+            "%d)\n",
+            target, m.client(0).clock().config().target_input_offset_ticks, mean, samples);
         EXPECT_EQ(m.client(0).clock().config().target_input_offset_ticks, static_cast<double>(target));
         EXPECT_NEAR(mean, static_cast<double>(target), 0.5);
         EXPECT_NEAR(m.client(0).stats().server_input_offset_ticks, static_cast<double>(target), 0.75);
     }
 }
 
-/// The target runs up and down across the shooter's row; the shooter fires whenever its screen shows the target
-/// on the row. Returns (shots, hits, rewind-clamped shots) as the server counted them.
+/// The target runs up and down across the shooter's row; the shooter fires whenever its screen shows the
+/// target on the row. Returns (shots, hits, rewind-clamped shots) as the server counted them.
 struct ShotResult {
     std::int64_t shots = 0, hits = 0;
     std::uint64_t clamped = 0;
@@ -144,7 +150,8 @@ ShotResult duel(std::uint64_t seed, int one_way_ms) {
         }
         const auto seen = rendered(sc, tid, m.now);
         const auto self = sc.own_entity();
-        if (!firing && seen && self && seen->x > self->x && std::abs(seen->y - self->y) <= 30 && self->cooldown == 0) {
+        if (!firing && seen && self && seen->x > self->x && std::abs(seen->y - self->y) <= 30 &&
+            self->cooldown == 0) {
             sc.set_input(move(0, 0, true));
             fired_at = sc.tick();
             firing = true;
@@ -161,10 +168,12 @@ TEST(CsSync, ShotOnScreenRegistersWithinTheRewindCapButNotBeyond) {
     SCOPED_TRACE("seed=" + std::to_string(seed));
     const ShotResult near = duel(seed, 30);
     const ShotResult far = duel(seed, 160);
-    std::printf("[ measured ] 30 ms one way: %lld/%lld shots registered (%llu clamped); 160 ms: %lld/%lld (%llu clamped)\n",
-                static_cast<long long>(near.hits), static_cast<long long>(near.shots),
-                static_cast<unsigned long long>(near.clamped), static_cast<long long>(far.hits),
-                static_cast<long long>(far.shots), static_cast<unsigned long long>(far.clamped));
+    std::printf(
+        "[ measured ] 30 ms one way: %lld/%lld shots registered (%llu clamped); 160 ms: %lld/%lld (%llu "
+        "clamped)\n",
+        static_cast<long long>(near.hits), static_cast<long long>(near.shots),
+        static_cast<unsigned long long>(near.clamped), static_cast<long long>(far.hits),
+        static_cast<long long>(far.shots), static_cast<unsigned long long>(far.clamped));
     ASSERT_GT(near.shots, 20);
     ASSERT_GT(far.shots, 20);
     EXPECT_EQ(near.clamped, 0u);
@@ -267,7 +276,8 @@ TEST(CsSync, ClientSnapDistanceAndInterpolationDelayAreChecked) {
     c = {};
     c.snap_distance_m = 0.01;
     EXPECT_TRUE(c.validate().ok());
-    // Under one snapshot interval there is nothing to interpolate toward: refused rather than silently raised.
+    // Under one snapshot interval there is nothing to interpolate toward: refused rather than silently
+    // raised.
     for (const double bad : {0.0, 0.5, 0.999, 10.5, std::nan("")}) {
         c.interp_delay_snapshots = bad;
         EXPECT_EQ(c.validate().code(), rwd::Errc::invalid_config) << bad;

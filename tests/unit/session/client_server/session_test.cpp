@@ -1,4 +1,5 @@
-/// Server<ToyGame>/Client<ToyGame> over SimNetwork: connect, prediction, input authority, disconnects, garbage.
+/// Server<ToyGame>/Client<ToyGame> over SimNetwork: connect, prediction, input authority, disconnects,
+/// garbage.
 #include "toy_harness.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -75,8 +76,9 @@ TEST(CsSession, StraightLineHasZeroCorrectionsUnderLatencyJitterAndLoss) {
         m.run(Micros{20'000'000});
         const auto& st = m.client(0).stats();
         EXPECT_GT(st.reconciliations, 400u);
-        EXPECT_EQ(st.corrections, 0u) << "first correction at tick "
-                                      << (m.client(0).corrections().empty() ? 0 : m.client(0).corrections().front().tick.value);
+        EXPECT_EQ(st.corrections, 0u)
+            << "first correction at tick "
+            << (m.client(0).corrections().empty() ? 0 : m.client(0).corrections().front().tick.value);
         EXPECT_EQ(m.server->client_stats(0).violations, 0u);
     }
 }
@@ -278,7 +280,8 @@ TEST(CsSession, SilentClientIsDroppedAfterTheTimeout) {
                 hello = true;
             }
             cs::Disconnect d;
-            if (ev.type == rwd::transport::TransportEvent::Type::message && cs::decode_message(ev.data, d).ok())
+            if (ev.type == rwd::transport::TransportEvent::Type::message &&
+                cs::decode_message(ev.data, d).ok())
                 code = d.code;
         }
         raw.received.clear();

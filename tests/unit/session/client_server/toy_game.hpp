@@ -1,4 +1,5 @@
-/// ToyGame: a tiny ReplicatedGame/ServerGame for the client-server tests (move on a grid, hitscan to the right).
+/// ToyGame: a tiny ReplicatedGame/ServerGame for the client-server tests (move on a grid, hitscan to the
+/// right).
 #pragma once
 
 #include <rewind/core/checksum.hpp>
@@ -91,7 +92,8 @@ struct ToyGame {
     }
     static std::uint64_t checksum(const State& s) { return rwd::checksum_of(s); }
     /// Hit events: one per target a shooter hit this tick.
-    static void collect_events(const State& a, const State& b, std::vector<rwd::client_server::GameEvent>& out) {
+    static void collect_events(const State& a, const State& b,
+                               std::vector<rwd::client_server::GameEvent>& out) {
         for (int p = 0; p < kMaxPlayers; ++p) {
             const auto i = static_cast<std::size_t>(p);
             if (b.players[i].present && b.players[i].hits_scored > a.players[i].hits_scored)
@@ -121,7 +123,8 @@ struct ToyGame {
     }
     static Hitbox box(const Player& p) { return Hitbox{p.x, p.y, kRadius, p.present}; }
     static void capture_hitboxes(const State& s, std::span<Hitbox> out) {
-        for (int p = 0; p < kMaxPlayers; ++p) out[static_cast<std::size_t>(p)] = box(s.players[static_cast<std::size_t>(p)]);
+        for (int p = 0; p < kMaxPlayers; ++p)
+            out[static_cast<std::size_t>(p)] = box(s.players[static_cast<std::size_t>(p)]);
     }
     static Hitbox lerp_hitbox(const Hitbox& a, const Hitbox& b, std::uint32_t t_q16) {
         auto l = [&](std::int32_t x, std::int32_t y) {
@@ -142,7 +145,8 @@ struct ToyGame {
         out.clear();
         for (int p = 0; p < kMaxPlayers; ++p) {
             const Player& pl = s.players[static_cast<std::size_t>(p)];
-            if (pl.present) out.push_back(EntityRecord{player_entity(p), EntitySnapshot{pl.x, pl.y, pl.cooldown}});
+            if (pl.present)
+                out.push_back(EntityRecord{player_entity(p), EntitySnapshot{pl.x, pl.y, pl.cooldown}});
         }
     }
     static void restore(State& s, std::span<const EntityRecord> entities) {
@@ -168,10 +172,14 @@ struct ToyGame {
     }
     static std::string_view field_name(int bit) {
         switch (bit) {
-            case 0: return "x";
-            case 1: return "y";
-            case 2: return "cooldown";
-            default: return "?";
+            case 0:
+                return "x";
+            case 1:
+                return "y";
+            case 2:
+                return "cooldown";
+            default:
+                return "?";
         }
     }
     static std::int64_t position_error_q(const EntitySnapshot& a, const EntitySnapshot& b) {
@@ -197,7 +205,8 @@ bool serialize(Stream& s, ToyGame::Input& in) {
     using rwd::wire::serialize_int;
     return serialize_int(s, in.move_x, std::int8_t{-128}, std::int8_t{127}) &&
            serialize_int(s, in.move_y, std::int8_t{-128}, std::int8_t{127}) &&
-           serialize_int(s, in.buttons, std::uint8_t{0}, std::uint8_t{255}) && rwd::wire::serialize_bits(s, in.view_tick, 32) &&
+           serialize_int(s, in.buttons, std::uint8_t{0}, std::uint8_t{255}) &&
+           rwd::wire::serialize_bits(s, in.view_tick, 32) &&
            serialize_int(s, in.view_fraction, std::uint16_t{0}, std::uint16_t{0xFFFF});
 }
 

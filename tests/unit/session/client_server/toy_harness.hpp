@@ -1,4 +1,5 @@
-/// A seeded SimNetwork match of any ReplicatedGame (ToyGame by default): one Server, N Clients, raw endpoints for hostile tests, run on virtual time.
+/// A seeded SimNetwork match of any ReplicatedGame (ToyGame by default): one Server, N Clients, raw endpoints
+/// for hostile tests, run on virtual time.
 #pragma once
 
 #include "toy_game.hpp"
@@ -83,7 +84,8 @@ struct Match {
             run(Micros{10'000});
             bool all = true;
             for (auto& c : clients)
-                if (c && c->phase() != cs::ClientPhase::disconnected) all = all && c->phase() == cs::ClientPhase::playing;
+                if (c && c->phase() != cs::ClientPhase::disconnected)
+                    all = all && c->phase() == cs::ClientPhase::playing;
             if (all) return true;
         }
         return false;

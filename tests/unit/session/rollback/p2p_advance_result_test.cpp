@@ -7,7 +7,8 @@ using namespace rbtest;
 using namespace rwd::literals;
 
 TEST(P2PAdvanceResult, RollbackFramesAddUpToTheFramesResimulated) {
-    // Regression: rollback_frames stayed 0 because the rollback happens in the update() that advance() starts with.
+    // Regression: rollback_frames stayed 0 because the rollback happens in the update() that advance() starts
+    // with.
     const std::uint64_t seed = 301;
     SCOPED_TRACE("seed=" + std::to_string(seed));
     LinkConfig link;

@@ -1,4 +1,5 @@
-// P2PSession control: lockstep stalls and recovers, input delay changes mid-match, disconnects, desync forensics.
+// P2PSession control: lockstep stalls and recovers, input delay changes mid-match, disconnects, desync
+// forensics.
 #include "rb_harness.hpp"
 
 namespace {
@@ -170,8 +171,11 @@ TEST(P2PSession, GarbageFromThePeerIsDroppedAndCounted) {
     for (int i = 0; i < 300; ++i) {
         std::vector<std::uint8_t> junk(rng.uniform(64) + 1);
         for (auto& b : junk) b = static_cast<std::uint8_t>(rng.next_u32());
-        ASSERT_TRUE(mesh.peer(1).transport->send(mesh.peer(1).session->peer_stats()[0].peer,
-                                                 rwd::transport::Delivery::unreliable, junk).ok());
+        ASSERT_TRUE(
+            mesh.peer(1)
+                .transport
+                ->send(mesh.peer(1).session->peer_stats()[0].peer, rwd::transport::Delivery::unreliable, junk)
+                .ok());
         mesh.run(2_ms);
     }
     mesh.run(1_s);

@@ -1,4 +1,5 @@
-// P2PSession under a bad network: 2 and 4 peers agree on every confirmed frame, and on the reference simulation.
+// P2PSession under a bad network: 2 and 4 peers agree on every confirmed frame, and on the reference
+// simulation.
 #include "rb_harness.hpp"
 
 #include <cstdio>
@@ -21,16 +22,19 @@ LinkConfig bad_link() {
 
 void print_stats(const char* name, std::uint64_t seed, Mesh<>& mesh) {
     const auto st = mesh.peer(0).session->stats();
-    std::printf("[rollback] %s seed=%llu frames=%d confirmed=%d rollbacks=%llu resimulated=%llu (%.1f/s) "
-                "stalls=%llu compared=%llu depth:",
-                name, static_cast<unsigned long long>(seed), st.frame, st.confirmed_frame,
-                static_cast<unsigned long long>(st.rollbacks), static_cast<unsigned long long>(st.frames_resimulated),
-                st.resimulated_per_second, static_cast<unsigned long long>(st.stalls_prediction),
-                static_cast<unsigned long long>(st.checksums_compared));
-    for (std::size_t d = 1; d <= 9; ++d) std::printf(" %zu:%llu", d, static_cast<unsigned long long>(st.rollback_depth[d]));
+    std::printf(
+        "[rollback] %s seed=%llu frames=%d confirmed=%d rollbacks=%llu resimulated=%llu (%.1f/s) "
+        "stalls=%llu compared=%llu depth:",
+        name, static_cast<unsigned long long>(seed), st.frame, st.confirmed_frame,
+        static_cast<unsigned long long>(st.rollbacks), static_cast<unsigned long long>(st.frames_resimulated),
+        st.resimulated_per_second, static_cast<unsigned long long>(st.stalls_prediction),
+        static_cast<unsigned long long>(st.checksums_compared));
+    for (std::size_t d = 1; d <= 9; ++d)
+        std::printf(" %zu:%llu", d, static_cast<unsigned long long>(st.rollback_depth[d]));
     const auto ps = mesh.peer(0).session->peer_stats();
     if (!ps.empty()) {
-        std::printf(" ping=%.1fms kbps=%.1f behind=%.2f", ps[0].ping.millis(), ps[0].kbps_sent, ps[0].frames_behind);
+        std::printf(" ping=%.1fms kbps=%.1f behind=%.2f", ps[0].ping.millis(), ps[0].kbps_sent,
+                    ps[0].frames_behind);
     }
     std::printf("\n");
 }
@@ -111,7 +115,8 @@ TEST(P2PSession, EightPlayersMixedLocalAndRemote) {
     for (int i = 0; i < 4; ++i) t.push_back(net.listen(peer_address(i), 8).value());
     std::vector<std::vector<PeerId>> ids(4, std::vector<PeerId>(4, 0));
     for (int i = 0; i < 4; ++i) {
-        for (int j = i + 1; j < 4; ++j) std::tie(ids[i][j], ids[j][i]) = connect_pair(net, *t[i], *t[j], peer_address(j), now);
+        for (int j = i + 1; j < 4; ++j)
+            std::tie(ids[i][j], ids[j][i]) = connect_pair(net, *t[i], *t[j], peer_address(j), now);
     }
     std::vector<std::unique_ptr<P2PSession<toy::Game>>> s;
     for (int i = 0; i < 4; ++i) {
@@ -121,7 +126,8 @@ TEST(P2PSession, EightPlayersMixedLocalAndRemote) {
         s.push_back(P2PSession<toy::Game>::create(*t[i], c, toy::State{}).value());
         for (int slot = 0; slot < 8; ++slot) {
             const int owner = slot / 2;
-            const auto st = owner == i ? s[i]->add_local_player(slot) : s[i]->add_remote_player(slot, ids[i][owner]);
+            const auto st =
+                owner == i ? s[i]->add_local_player(slot) : s[i]->add_remote_player(slot, ids[i][owner]);
             ASSERT_TRUE(st.ok());
         }
     }
@@ -132,13 +138,16 @@ TEST(P2PSession, EightPlayersMixedLocalAndRemote) {
         for (int i = 0; i < 4; ++i) {
             if (ms % 17 == i) {
                 for (int slot = 2 * i; slot < 2 * i + 2; ++slot) {
-                    ASSERT_TRUE(s[i]->add_local_input(slot, toy::scripted_input(seed, slot, s[i]->current_frame())).ok());
+                    ASSERT_TRUE(
+                        s[i]->add_local_input(slot, toy::scripted_input(seed, slot, s[i]->current_frame()))
+                            .ok());
                 }
                 (void)s[i]->advance(now);
             } else if (ms % 4 == 0) {
                 s[i]->update(now);
             }
-            for (Frame f = sums[i].empty() ? 0 : sums[i].rbegin()->first + 1; f <= s[i]->confirmed_frame(); ++f) {
+            for (Frame f = sums[i].empty() ? 0 : sums[i].rbegin()->first + 1; f <= s[i]->confirmed_frame();
+                 ++f) {
                 std::uint64_t cs = 0;
                 if (s[i]->frame_checksum(f, cs)) sums[i][f] = cs;
             }

@@ -1,4 +1,5 @@
-// Rollback wire protocol and time sync: round trips, untrusted bytes, and frame distances beyond small integers.
+// Rollback wire protocol and time sync: round trips, untrusted bytes, and frame distances beyond small
+// integers.
 #include "toy_game.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -64,7 +65,8 @@ TEST(RollbackProtocol, InputMessageRoundTrips) {
         EXPECT_EQ(d.streams[i].player, m.streams[i].player);
         EXPECT_EQ(d.streams[i].start, 42);
         ASSERT_EQ(d.streams[i].inputs.size(), m.streams[i].inputs.size());
-        for (std::size_t k = 0; k < d.streams[i].inputs.size(); ++k) EXPECT_EQ(d.streams[i].inputs[k], m.streams[i].inputs[k]);
+        for (std::size_t k = 0; k < d.streams[i].inputs.size(); ++k)
+            EXPECT_EQ(d.streams[i].inputs[k], m.streams[i].inputs[k]);
     }
     EXPECT_EQ(encode(d), bytes) << "one message, one encoding";
 }
@@ -153,7 +155,9 @@ TEST(RollbackProtocol, RandomAndMutatedBytesNeverCrashAndDecodeCanonically) {
         } else {
             b = valid;
             const int flips = 1 + static_cast<int>(rng.uniform(4));
-            for (int k = 0; k < flips; ++k) b[rng.uniform(static_cast<std::uint32_t>(b.size()))] ^= static_cast<std::uint8_t>(1u << rng.uniform(8));
+            for (int k = 0; k < flips; ++k)
+                b[rng.uniform(static_cast<std::uint32_t>(b.size()))] ^=
+                    static_cast<std::uint8_t>(1u << rng.uniform(8));
         }
         if (decode_message(b, d).ok()) {
             ++decoded;
@@ -193,13 +197,15 @@ TEST(RollbackTimeSync, FrameAdvantageBeyondSmallIntegersKeepsItsSign) {
             ahead.add_remote(apart);
         }
         EXPECT_GT(ahead.frames_ahead(), static_cast<double>(apart) - 1);
-        EXPECT_DOUBLE_EQ(recommend_time_scale(ahead.frames_ahead(), 0.01, 0.05, 0.5), 0.95) << "must slow down";
+        EXPECT_DOUBLE_EQ(recommend_time_scale(ahead.frames_ahead(), 0.01, 0.05, 0.5), 0.95)
+            << "must slow down";
     }
     EXPECT_EQ(saturate_advantage(3'000'000'000), std::numeric_limits<std::int32_t>::max());
     EXPECT_EQ(saturate_advantage(-3'000'000'000), std::numeric_limits<std::int32_t>::min());
     EXPECT_EQ(saturate_advantage(40000), 40000);
     // And the wire carries the full 32-bit range.
-    for (const std::int32_t adv : {40000, -40000, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()}) {
+    for (const std::int32_t adv : {40000, -40000, std::numeric_limits<std::int32_t>::min(),
+                                   std::numeric_limits<std::int32_t>::max()}) {
         Message m;
         m.type = MsgType::input;
         m.advantage = adv;

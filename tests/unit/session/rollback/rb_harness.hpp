@@ -1,4 +1,5 @@
-// Test helper: N rollback peers (toy game) in a full mesh over a seeded SimNetwork, driven by virtual frame clocks.
+// Test helper: N rollback peers (toy game) in a full mesh over a seeded SimNetwork, driven by virtual frame
+// clocks.
 #pragma once
 
 #include "toy_game.hpp"
@@ -32,8 +33,8 @@ inline Address peer_address(int i) { return Address{"peer" + std::to_string(i), 
 
 /// Connects endpoint a to endpoint b and runs the network until both sides saw `connected`.
 /// Returns {a's id for b, b's id for a}.
-inline std::pair<PeerId, PeerId> connect_pair(SimNetwork& net, Transport& a, Transport& b, const Address& b_addr,
-                                              Micros& now) {
+inline std::pair<PeerId, PeerId> connect_pair(SimNetwork& net, Transport& a, Transport& b,
+                                              const Address& b_addr, Micros& now) {
     const PeerId ab = a.connect(b_addr).value();
     PeerId ba = rwd::transport::kInvalidPeer;
     bool a_ok = false;
@@ -56,13 +57,13 @@ struct Peer {
     std::unique_ptr<P2PSession<G>> session;
     int index = 0;
     double accumulator = 0.0;
-    bool paused = false;            ///< no update/advance calls at all (a frozen process)
-    bool use_time_scale = true;     ///< follow the session's recommended speed
-    double clock_rate = 1.0;        ///< this machine's clock speed (drift)
+    bool paused = false;         ///< no update/advance calls at all (a frozen process)
+    bool use_time_scale = true;  ///< follow the session's recommended speed
+    double clock_rate = 1.0;     ///< this machine's clock speed (drift)
     Frame checked = rwd::rollback::kNullFrame;
-    std::map<Frame, std::uint64_t> checksums;  ///< checksum of every confirmed frame
+    std::map<Frame, std::uint64_t> checksums;         ///< checksum of every confirmed frame
     std::map<Frame, std::vector<toy::Input>> inputs;  ///< final inputs of every confirmed frame, all players
-    std::vector<toy::Input> committed;         ///< local inputs of advances that simulated a frame, in order
+    std::vector<toy::Input> committed;  ///< local inputs of advances that simulated a frame, in order
     std::vector<rwd::rollback::SessionEvent> events;
     std::function<toy::Input(int, Frame)> input_fn;
     std::uint64_t advances = 0;
@@ -80,7 +81,8 @@ public:
         std::vector<std::vector<PeerId>> ids(n, std::vector<PeerId>(n, 0));
         for (int i = 0; i < n; ++i) {
             for (int j = i + 1; j < n; ++j) {
-                auto [ij, ji] = connect_pair(net_, *peers_[i].transport, *peers_[j].transport, peer_address(j), now_);
+                auto [ij, ji] =
+                    connect_pair(net_, *peers_[i].transport, *peers_[j].transport, peer_address(j), now_);
                 ids[i][j] = ij;
                 ids[j][i] = ji;
             }
@@ -197,12 +199,14 @@ private:
 
 /// Checksums of a plain single-process run where player p's input at frame f + delay is scripted(seed, p, f)
 /// and the first `delay` frames are neutral: what every peer must compute for its confirmed frames.
-inline std::vector<std::uint64_t> reference_checksums(std::uint64_t seed, int players, int delay, int frames) {
+inline std::vector<std::uint64_t> reference_checksums(std::uint64_t seed, int players, int delay,
+                                                      int frames) {
     std::vector<std::uint64_t> out;
     toy::State s{};
     std::array<toy::Input, 8> in{};
     for (int f = 0; f < frames; ++f) {
-        for (int p = 0; p < players; ++p) in[p] = f < delay ? toy::Input{} : toy::scripted_input(seed, p, f - delay);
+        for (int p = 0; p < players; ++p)
+            in[p] = f < delay ? toy::Input{} : toy::scripted_input(seed, p, f - delay);
         toy::Game::step(s, in, nullptr);
         out.push_back(toy::Game::checksum(s));
     }

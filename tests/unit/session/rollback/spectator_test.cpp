@@ -1,4 +1,5 @@
-// SpectatorSession: joins mid-match and catches up, starts before the host, leaves without disturbing players.
+// SpectatorSession: joins mid-match and catches up, starts before the host, leaves without disturbing
+// players.
 #include "rb_harness.hpp"
 
 #include <rewind/session/rollback/spectator_session.hpp>
@@ -67,7 +68,8 @@ std::size_t expect_same_as_host(Mesh<>& mesh, const Watcher& w) {
 }
 
 std::size_t count(const std::vector<SessionEvent>& ev, SessionEvent::Type t) {
-    return static_cast<std::size_t>(std::count_if(ev.begin(), ev.end(), [t](const SessionEvent& e) { return e.type == t; }));
+    return static_cast<std::size_t>(
+        std::count_if(ev.begin(), ev.end(), [t](const SessionEvent& e) { return e.type == t; }));
 }
 
 TEST(Spectator, JoinsMidMatchCatchesUpAndFollows) {
@@ -93,7 +95,8 @@ TEST(Spectator, JoinsMidMatchCatchesUpAndFollows) {
 }
 
 TEST(Spectator, StartedBeforeTheHost) {
-    // Regression: a spectator that knocks before the host's session runs must still get in and see frame 0 on.
+    // Regression: a spectator that knocks before the host's session runs must still get in and see frame 0
+    // on.
     const std::uint64_t seed = 73;
     SCOPED_TRACE("seed=" + std::to_string(seed));
     Mesh mesh(2, seed, spectator_link(), P2PConfig{});

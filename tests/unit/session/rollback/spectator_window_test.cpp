@@ -104,8 +104,9 @@ TEST(SpectatorWindow, JoiningBehindTheWindowIsDroppedWithAReason) {
     EXPECT_EQ(mesh.peer(0).session->stats().spectators_dropped, 1u);
     EXPECT_EQ(mesh.peer(0).session->num_spectators(), 0);
     EXPECT_EQ(v.session->leave_reason(), LeaveReason::too_far_behind);
-    const auto gone = std::find_if(v.events.begin(), v.events.end(),
-                                   [](const SessionEvent& e) { return e.type == SessionEvent::Type::disconnected; });
+    const auto gone = std::find_if(v.events.begin(), v.events.end(), [](const SessionEvent& e) {
+        return e.type == SessionEvent::Type::disconnected;
+    });
     ASSERT_NE(gone, v.events.end());
     EXPECT_EQ(gone->reason, LeaveReason::too_far_behind);
     EXPECT_EQ(v.session->advance(mesh.now()).status, rwd::rollback::AdvanceStatus::finished);
@@ -165,7 +166,8 @@ TEST(SpectatorWindow, GoodbyeCarriesItsReason) {
         const auto n = rwd::rollback::encode_message(m, buf);
         ASSERT_TRUE(n.ok());
         rwd::rollback::Message back;
-        ASSERT_TRUE(rwd::rollback::decode_message(std::span<const std::uint8_t>(buf.data(), n.value()), back).ok());
+        ASSERT_TRUE(
+            rwd::rollback::decode_message(std::span<const std::uint8_t>(buf.data(), n.value()), back).ok());
         EXPECT_EQ(back.reason, r);
         EXPECT_EQ(rwd::rollback::leave_reason_name(r).empty(), false);
     }

@@ -14,7 +14,8 @@ using rwd::rollback::SyncTestSession;
 template <class G, class S>
 void run_frames(SyncTestSession<G>& s, int players, int frames, std::uint64_t seed, S&& state_check) {
     for (int f = 0; f < frames; ++f) {
-        for (int p = 0; p < players; ++p) ASSERT_TRUE(s.add_local_input(p, toy::scripted_input(seed, p, f)).ok());
+        for (int p = 0; p < players; ++p)
+            ASSERT_TRUE(s.add_local_input(p, toy::scripted_input(seed, p, f)).ok());
         s.advance();
         state_check(s);
     }

@@ -1,4 +1,5 @@
-// Test-only toy games for the rollback sessions: integer physics, a seeded RNG in the State, and a broken twin.
+// Test-only toy games for the rollback sessions: integer physics, a seeded RNG in the State, and a broken
+// twin.
 #pragma once
 
 #include <rewind/core/checksum.hpp>
@@ -8,8 +9,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 
@@ -27,7 +28,8 @@ struct Input {
 template <class Stream>
 bool serialize(Stream& s, Input& in) {
     using rwd::wire::serialize_int;
-    return serialize_int(s, in.dx, std::int8_t{-8}, std::int8_t{7}) && serialize_int(s, in.dy, std::int8_t{-8}, std::int8_t{7}) &&
+    return serialize_int(s, in.dx, std::int8_t{-8}, std::int8_t{7}) &&
+           serialize_int(s, in.dy, std::int8_t{-8}, std::int8_t{7}) &&
            serialize_int(s, in.buttons, std::uint8_t{0}, std::uint8_t{15});
 }
 
@@ -95,25 +97,33 @@ struct Game {
     static constexpr int kMaxPlayers = 8;
     using State = toy::State;
     using Input = toy::Input;
-    static void step(State& s, std::span<const Input> inputs, const rwd::RewoundTargets<Game>*) { step_state(s, inputs); }
+    static void step(State& s, std::span<const Input> inputs, const rwd::RewoundTargets<Game>*) {
+        step_state(s, inputs);
+    }
     static std::uint64_t checksum(const State& s) { return rwd::checksum_of(s); }
     static void describe_diff(const State& a, const State& b, std::string& out) {
         for (std::size_t p = 0; p < a.bodies.size(); ++p) {
             const Body& x = a.bodies[p];
             const Body& y = b.bodies[p];
-            if (x.x != y.x) out += "bodies[" + std::to_string(p) + "].x: " + std::to_string(x.x) + " != " + std::to_string(y.x) + "\n";
-            if (x.y != y.y) out += "bodies[" + std::to_string(p) + "].y: " + std::to_string(x.y) + " != " + std::to_string(y.y) + "\n";
+            if (x.x != y.x)
+                out += "bodies[" + std::to_string(p) + "].x: " + std::to_string(x.x) +
+                       " != " + std::to_string(y.x) + "\n";
+            if (x.y != y.y)
+                out += "bodies[" + std::to_string(p) + "].y: " + std::to_string(x.y) +
+                       " != " + std::to_string(y.y) + "\n";
             if (x.score != y.score) {
-                out += "bodies[" + std::to_string(p) + "].score: " + std::to_string(x.score) + " != " + std::to_string(y.score) + "\n";
+                out += "bodies[" + std::to_string(p) + "].score: " + std::to_string(x.score) +
+                       " != " + std::to_string(y.score) + "\n";
             }
         }
-        if (a.frame != b.frame) out += "frame: " + std::to_string(a.frame) + " != " + std::to_string(b.frame) + "\n";
+        if (a.frame != b.frame)
+            out += "frame: " + std::to_string(a.frame) + " != " + std::to_string(b.frame) + "\n";
         if (!(a.rng == b.rng)) out += "rng: differs\n";
     }
 };
 
-/// A broken twin: its step reads a counter outside the State (like a global or a wall clock), so re-simulating a
-/// frame gives a different result. The counter lives in the test (no library globals).
+/// A broken twin: its step reads a counter outside the State (like a global or a wall clock), so
+/// re-simulating a frame gives a different result. The counter lives in the test (no library globals).
 struct BrokenGame {
     static constexpr int kMaxPlayers = 8;
     using State = toy::State;
@@ -126,7 +136,8 @@ struct BrokenGame {
     static std::uint64_t checksum(const State& s) { return rwd::checksum_of(s); }
 };
 
-/// A deterministic game that only desyncs when told: `diverge` makes one peer's step differ (for desync tests).
+/// A deterministic game that only desyncs when told: `diverge` makes one peer's step differ (for desync
+/// tests).
 struct SplitGame {
     static constexpr int kMaxPlayers = 8;
     struct State {
@@ -140,7 +151,9 @@ struct SplitGame {
         if (s.diverge_at >= 0 && s.inner.frame == s.diverge_at) s.inner.bodies[0].x += 1;
     }
     static std::uint64_t checksum(const State& s) { return rwd::checksum_of(s.inner); }
-    static void describe_diff(const State& a, const State& b, std::string& out) { Game::describe_diff(a.inner, b.inner, out); }
+    static void describe_diff(const State& a, const State& b, std::string& out) {
+        Game::describe_diff(a.inner, b.inner, out);
+    }
 };
 
 template <class Stream>

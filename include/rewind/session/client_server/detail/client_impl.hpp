@@ -1,4 +1,5 @@
-/// Client<G> member definitions, part 1: connection, messages, ticking and input sending (included by client.hpp).
+/// Client<G> member definitions, part 1: connection, messages, ticking and input sending (included by
+/// client.hpp).
 #pragma once
 
 #include <algorithm>
@@ -88,7 +89,8 @@ void Client<G>::end(DisconnectCode code) {
     phase_ = ClientPhase::disconnected;
     server_ = transport::kInvalidPeer;
     ticking_ = false;
-    logf(config_.logger, LogLevel::info, "disconnected: %s", disconnect_code_name(stats_.disconnect_code).data());
+    logf(config_.logger, LogLevel::info, "disconnected: %s",
+         disconnect_code_name(stats_.disconnect_code).data());
 }
 
 template <ReplicatedGame G>
@@ -113,12 +115,14 @@ void Client<G>::update(Micros now) {
         has_now_ = true;
         last_now_ = now;
     }
-    smoother_.advance(now - last_now_);  // the correction offset decays with time, before this frame's corrections
+    smoother_.advance(now -
+                      last_now_);  // the correction offset decays with time, before this frame's corrections
     transport_.update(now);
     transport::TransportEvent ev;
     while (transport_.poll(ev)) on_transport_event(ev, now);
     if (phase_ == ClientPhase::connecting && now - connect_started_ > config_.connect_timeout) {
-        if (server_ != transport::kInvalidPeer) transport_.disconnect(server_, transport::DisconnectReason::local);
+        if (server_ != transport::kInvalidPeer)
+            transport_.disconnect(server_, transport::DisconnectReason::local);
         end(DisconnectCode::timed_out);
     }
 
@@ -138,7 +142,8 @@ void Client<G>::update(Micros now) {
         const sync::ClockAdjust adj = clock_.update(now, sync::FracTick{tick_, step_.alpha()});
         if (adj.resync) {
             // Start a little further ahead than the young estimate asks: an early input costs a few ticks of
-            // latency for a second, a late first input costs a misprediction. Clock sync eases the surplus away.
+            // latency for a second, a late first input costs a misprediction. Clock sync eases the surplus
+            // away.
             resync_to(adj.resync_to.tick + config_.initial_extra_lead_ticks);
             phase_ = ClientPhase::playing;
         }
@@ -205,8 +210,8 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
                 return;
             }
             if (acc.tick_rate_hz != config_.tick_rate_hz) {
-                logf(config_.logger, LogLevel::error, "server ticks at %d Hz, client at %d Hz", acc.tick_rate_hz,
-                     config_.tick_rate_hz);
+                logf(config_.logger, LogLevel::error, "server ticks at %d Hz, client at %d Hz",
+                     acc.tick_rate_hz, config_.tick_rate_hz);
                 disconnect(now);
                 stats_.disconnect_code = DisconnectCode::bad_protocol;
                 return;
@@ -221,8 +226,10 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
         case MessageType::snapshot: {
             receiver_.attach(incoming_);  // the baseline it names comes from what we decoded before
             if (!decode_message(data, incoming_).ok()) {
-                if (incoming_.baseline_missing) ++stats_.snapshots_unknown_baseline;
-                else ++stats_.malformed;
+                if (incoming_.baseline_missing)
+                    ++stats_.snapshots_unknown_baseline;
+                else
+                    ++stats_.malformed;
                 return;
             }
             on_snapshot(incoming_, now);
@@ -238,7 +245,8 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
             expected_event_ = ev.sequence + 1;
             ++stats_.events_received;
             events_.push_back(std::move(ev));
-            if (events_.size() > 4096) events_.pop_front();  // an app that never polls must not grow us forever
+            if (events_.size() > 4096)
+                events_.pop_front();  // an app that never polls must not grow us forever
             return;
         }
         case MessageType::disconnect: {

@@ -1,11 +1,11 @@
-/// Client<G> member definitions, part 2: snapshots, reconciliation, correction smoothing and interpolation (via client_impl.hpp).
+/// Client<G> member definitions, part 2: snapshots, reconciliation, correction smoothing and interpolation
+/// (via client_impl.hpp).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 
 namespace rwd::client_server {
-
 
 template <ReplicatedGame G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const EntityRecord> entities) const {
@@ -33,9 +33,10 @@ std::optional<typename G::EntitySnapshot> Client<G>::smoothed_own_entity() const
 
 template <ReplicatedGame G>
 double Client<G>::carry_view(const std::optional<EntitySnapshot>& predicted_before) {
-    // The prediction just moved from predicted_before to where it is now. Draw = prediction + offset, so adding
-    // (before - after) to the offset keeps the drawn player exactly where it was; the offset then decays. If the
-    // offset that needs is longer than snap_distance_m, the smoother clears it instead: the view snaps.
+    // The prediction just moved from predicted_before to where it is now. Draw = prediction + offset, so
+    // adding (before - after) to the offset keeps the drawn player exactly where it was; the offset then
+    // decays. If the offset that needs is longer than snap_distance_m, the smoother clears it instead: the
+    // view snaps.
     const auto after = own_entity();
     if (!predicted_before || !after) {
         smoother_.reset();  // no player before or after: nothing was drawn to stay continuous with
@@ -59,7 +60,8 @@ void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
         return;
     }
     ++stats_.snapshots_received;
-    // Loss from sequence numbers: expected = span of sequences seen, received = count (window halves as it ages).
+    // Loss from sequence numbers: expected = span of sequences seen, received = count (window halves as it
+    // ages).
     if (!has_seq_) {
         has_seq_ = true;
         newest_seq_ = snap.sequence;
@@ -72,7 +74,8 @@ void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
         }
         ++seq_received_window_;
         if (seq_expected_window_ >= 120) {
-            stats_.loss = 1.0 - std::min(1.0, static_cast<double>(seq_received_window_) / static_cast<double>(seq_expected_window_));
+            stats_.loss = 1.0 - std::min(1.0, static_cast<double>(seq_received_window_) /
+                                                  static_cast<double>(seq_expected_window_));
             seq_expected_window_ /= 2;
             seq_received_window_ /= 2;
         }
@@ -82,7 +85,8 @@ void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
     // clock reads X + 1: that is the stamp clock sync wants.
     clock_.on_server_tick(snap.server_tick + 1, now);
     // The echo carries the low 32 bits of our send time; the difference is taken modulo 2^32 (71 minutes).
-    const auto since_ping = static_cast<std::uint32_t>(static_cast<std::uint32_t>(now.count) - snap.pong_time);
+    const auto since_ping =
+        static_cast<std::uint32_t>(static_cast<std::uint32_t>(now.count) - snap.pong_time);
     if (snap.pong_time != 0 && since_ping < 10'000'000u)
         clock_.on_pong(now - Micros{since_ping}, now, Micros{snap.pong_hold_us});
     const double tick_us = 1e6 / config_.tick_rate_hz;
@@ -91,10 +95,12 @@ void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
         clock_.on_input_offset(stats_.server_input_offset_ticks);
     }
     stats_.server_input_buffer_depth = snap.input_buffer_depth;
-    stats_.server_tick_drift = clock_.estimated_server_tick(now) -
-                               sync::FracTick::at(snap.server_tick, clock_.rtt().seconds() * config_.tick_rate_hz / 2);
+    stats_.server_tick_drift =
+        clock_.estimated_server_tick(now) -
+        sync::FracTick::at(snap.server_tick, clock_.rtt().seconds() * config_.tick_rate_hz / 2);
 
-    receiver_.accept(snap, latest_.entities);  // keep it as a baseline; stale entities show their newest value
+    receiver_.accept(snap,
+                     latest_.entities);  // keep it as a baseline; stale entities show their newest value
     has_snapshot_ = true;
     newest_snapshot_tick_ = snap.server_tick;
     interp_.push(snap.server_tick, snap.entities, now);
@@ -124,7 +130,8 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
             if (State* at = states_.insert(snap.last_input_tick)) *at = s;
         if (snap.last_input_tick + 1 > start) start = snap.last_input_tick + 1;
     }
-    if (tick_ - start > static_cast<std::int32_t>(kHistory) - 1) start = tick_ - (static_cast<std::int32_t>(kHistory) - 1);
+    if (tick_ - start > static_cast<std::int32_t>(kHistory) - 1)
+        start = tick_ - (static_cast<std::int32_t>(kHistory) - 1);
     for (Tick t = start; t < tick_; ++t) {
         predict_one(s, t);
         ++stats_.replayed_ticks;
@@ -156,7 +163,8 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
 template <ReplicatedGame G>
 void Client<G>::update_view(Micros now) {
     if (!clock_.ready()) return;
-    if (has_view_time_ && now == view_sampled_at_) return;  // one sample per frame: update() and render share it
+    if (has_view_time_ && now == view_sampled_at_)
+        return;  // one sample per frame: update() and render share it
     has_view_time_ = true;
     view_sampled_at_ = now;
     sample_ = interp_.sample(now);
@@ -178,7 +186,8 @@ const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(
     render_.clear();
     const std::uint32_t own_id = slot_ >= 0 ? G::player_entity(slot_) : 0xFFFFFFFFu;
     if (sample_.from && sample_.to) {
-        // Both lists are sorted by id: merge. An entity only in the later one has just appeared: draw it there.
+        // Both lists are sorted by id: merge. An entity only in the later one has just appeared: draw it
+        // there.
         const auto& a = *sample_.from;
         const auto& b = *sample_.to;
         std::size_t i = 0;
@@ -186,7 +195,8 @@ const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(
             if (e.id == own_id) continue;
             while (i < a.size() && a[i].id < e.id) ++i;
             const bool both = i < a.size() && a[i].id == e.id;
-            render_.push_back(RenderEntity{e.id, both ? G::interpolate(a[i].snap, e.snap, sample_.t) : e.snap, false});
+            render_.push_back(
+                RenderEntity{e.id, both ? G::interpolate(a[i].snap, e.snap, sample_.t) : e.snap, false});
         }
     }
     if (phase_ == ClientPhase::playing)
@@ -198,7 +208,8 @@ template <ReplicatedGame G>
 std::vector<EntityBufferStats> Client<G>::entity_buffer_stats() const {
     std::vector<EntityBufferStats> out;
     for (const EntityRecord& e : latest_.entities)
-        if (slot_ < 0 || e.id != G::player_entity(slot_)) out.push_back(EntityBufferStats{e.id, stats_.interp_buffer_ticks});
+        if (slot_ < 0 || e.id != G::player_entity(slot_))
+            out.push_back(EntityBufferStats{e.id, stats_.interp_buffer_ticks});
     return out;
 }
 

@@ -1,4 +1,5 @@
-/// Server<G> member definitions, part 1: construction, ticking, snapshots, events, kicks (included by server.hpp).
+/// Server<G> member definitions, part 1: construction, ticking, snapshots, events, kicks (included by
+/// server.hpp).
 #pragma once
 
 #include <algorithm>
@@ -13,7 +14,8 @@ Server<G>::Server(transport::Transport& transport, const ServerConfig& config, c
       max_clients_(config.max_clients > 0 ? std::min(config.max_clients, G::kMaxPlayers) : G::kMaxPlayers),
       step_(FixedStepConfig{config.tick_rate_hz, config.max_tick_catchup}),
       state_(initial),
-      history_(sync::HitboxHistoryConfig{config.tick_rate_hz, Micros{std::int64_t{config.max_rewind_ms} * 1000}}) {
+      history_(
+          sync::HitboxHistoryConfig{config.tick_rate_hz, Micros{std::int64_t{config.max_rewind_ms} * 1000}}) {
     assert(config.validate().ok());
     seats_.resize(static_cast<std::size_t>(max_clients_));
     if (config.require_token) token_gate_.emplace(*config.require_token);
@@ -32,7 +34,8 @@ sync::InputJitterBufferConfig Server<G>::jitter_config() const {
 
 template <ReplicatedGame G>
 int Server<G>::seated_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return s.phase == Phase::seated; }));
+    return static_cast<int>(
+        std::count_if(seats_.begin(), seats_.end(), [](const Seat& s) { return s.phase == Phase::seated; }));
 }
 
 template <ReplicatedGame G>
@@ -92,7 +95,8 @@ void Server<G>::unseat(int slot) {
     s.phase = Phase::empty;
     s.peer = transport::kInvalidPeer;
     s.stats.connected = false;
-    if (was_seated) broadcast(EventKind::leave, slot, slot, static_cast<std::int32_t>(G::player_entity(slot)));
+    if (was_seated)
+        broadcast(EventKind::leave, slot, slot, static_cast<std::int32_t>(G::player_entity(slot)));
 }
 
 template <ReplicatedGame G>
@@ -116,7 +120,8 @@ template <ReplicatedGame G>
 void Server<G>::check_timeouts(Micros now) {
     for (int i = 0; i < max_clients_; ++i) {
         Seat& s = seat(i);
-        if (s.phase == Phase::seated && now - s.last_heard > config_.client_timeout) kick(i, DisconnectCode::timed_out, now);
+        if (s.phase == Phase::seated && now - s.last_heard > config_.client_timeout)
+            kick(i, DisconnectCode::timed_out, now);
         if (s.phase == Phase::closing && now >= s.close_at) {
             transport_.disconnect(s.peer, transport::DisconnectReason::kicked);
             s.phase = Phase::empty;
@@ -129,7 +134,8 @@ void Server<G>::check_timeouts(Micros now) {
             p.close_at = now;
             ++stats_.timeouts;
         }
-        if (p.closing && now >= p.close_at) transport_.disconnect(p.peer, transport::DisconnectReason::kicked);
+        if (p.closing && now >= p.close_at)
+            transport_.disconnect(p.peer, transport::DisconnectReason::kicked);
     }
     std::erase_if(pending_, [&](const Pending& p) { return p.closing && now >= p.close_at; });
 }
@@ -215,15 +221,16 @@ void Server<G>::send_snapshots(Micros now) {
         snapshot_.sequence = s.snapshot_sequence++;
         snapshot_.has_input = s.has_applied;
         snapshot_.last_input_tick = s.last_applied_tick;
-        const double offset_us = std::clamp(s.inputs.arrival_offset_ticks() * tick_us, -double(kMaxArrivalOffsetUs),
-                                            double(kMaxArrivalOffsetUs));
+        const double offset_us = std::clamp(s.inputs.arrival_offset_ticks() * tick_us,
+                                            -double(kMaxArrivalOffsetUs), double(kMaxArrivalOffsetUs));
         snapshot_.arrival_offset_us = static_cast<std::int32_t>(offset_us);
         snapshot_.input_buffer_depth = static_cast<std::uint8_t>(std::clamp(s.inputs.depth(), 0, 255));
         snapshot_.pong_time = s.ping_time;
         const std::int64_t hold = s.has_ping ? (now - s.ping_at).count : 0;
         snapshot_.pong_hold_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(hold, 0, 0xFFFFFFFF));
-        // Delta against the client's acknowledged baseline, only relevant entities, by priority within the budget
-        // (which is at most the datagram size, so only a single entity larger than a datagram can overflow).
+        // Delta against the client's acknowledged baseline, only relevant entities, by priority within the
+        // budget (which is at most the datagram size, so only a single entity larger than a datagram can
+        // overflow).
         sender_.prepare(i, snapshot_, max_size);
         if (!encode_message(snapshot_, buffer_).ok()) {
             ++stats_.send_failures;
@@ -240,7 +247,8 @@ void Server<G>::send_snapshots(Micros now) {
         sender_.commit(i, snapshot_);
         const sync::SnapshotPlanStats& plan = sender_.last_plan();
         s.stats.snapshot_wire_bytes_total += buffer_.size() + datagram_overhead;
-        s.stats.snapshot_entity_bits_total += buffer_.size() * 8 - std::min(buffer_.size() * 8, sender_.last_header_bits());
+        s.stats.snapshot_entity_bits_total +=
+            buffer_.size() * 8 - std::min(buffer_.size() * 8, sender_.last_header_bits());
         s.stats.snapshot_entities_total += plan.relevant;
         s.stats.snapshots_with_baseline += plan.has_baseline ? 1 : 0;
         s.stats.entities_left_out_total += plan.stale + plan.deferred;
@@ -249,7 +257,8 @@ void Server<G>::send_snapshots(Micros now) {
         s.stats.last_snapshot_bytes = buffer_.size();
         s.stats.max_snapshot_bytes = std::max(s.stats.max_snapshot_bytes, buffer_.size());
         s.stats.snapshot_bytes_total += buffer_.size();
-        s.stats.snapshot_kbps = snapshot_kbps(s.stats.snapshot_wire_bytes_total, s.stats.snapshots_sent, config_.snapshot_rate_hz);
+        s.stats.snapshot_kbps = snapshot_kbps(s.stats.snapshot_wire_bytes_total, s.stats.snapshots_sent,
+                                              config_.snapshot_rate_hz);
         ++stats_.snapshots_sent;
     }
 }
@@ -262,9 +271,11 @@ void Server<G>::send_event(int slot, Event ev) {
 }
 
 template <ReplicatedGame G>
-void Server<G>::broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text) {
+void Server<G>::broadcast(EventKind kind, int subject, int other, std::int32_t value,
+                          const std::string& text) {
     ++stats_.events;
-    Event ev{0, kind, tick_, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other), value, text};
+    Event ev{0,     kind, tick_, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other),
+             value, text};
     for (int i = 0; i < max_clients_; ++i)
         if (seat(i).phase == Phase::seated) send_event(i, ev);
 }

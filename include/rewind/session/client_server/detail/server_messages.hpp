@@ -61,7 +61,8 @@ void Server<G>::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros 
         for (int i = 0; i < max_clients_ && slot < 0; ++i)
             if (seat(i).phase == Phase::empty) slot = i;
         if (slot < 0) refuse = DisconnectCode::server_full;
-        // Bound to this connection only once it will be seated: a client refused for a full house keeps its token.
+        // Bound to this connection only once it will be seated: a client refused for a full house keeps its
+        // token.
         else if (token_gate_ && (why = token_gate_->admit(token, p.peer, now)) != auth::TokenError::none)
             refuse = DisconnectCode::unauthorized;
     }
@@ -73,7 +74,8 @@ void Server<G>::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros 
         p.closing = true;
         p.close_at = now + config_.kick_linger;
         const char* reason = why == auth::TokenError::none ? "" : auth::token_error_name(why).data();
-        logf(config_.logger, LogLevel::info, "refused peer %u: %s %s", p.peer, disconnect_code_name(refuse).data(), reason);
+        logf(config_.logger, LogLevel::info, "refused peer %u: %s %s", p.peer,
+             disconnect_code_name(refuse).data(), reason);
         return;
     }
     const transport::PeerId peer = p.peer;
@@ -87,14 +89,16 @@ void Server<G>::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros 
 
 template <ReplicatedGame G>
 auth::TokenError Server<G>::check_token(const Pending& p, const ConnectRequest& req, Micros now,
-                                       auth::TokenFields& out) const {
+                                        auth::TokenFields& out) const {
     auto verified = token_gate_->verify(req.token, config_.game_id, now);
     if (!verified.ok()) return auth::token_error(verified.error());
     // The same token from a second connection is a copy, whether or not the first still plays.
-    if (const auto e = token_gate_->check_replay(*verified, p.peer, now); e != auth::TokenError::none) return e;
+    if (const auto e = token_gate_->check_replay(*verified, p.peer, now); e != auth::TokenError::none)
+        return e;
     // One account, one seat: a second live connection with another token of the same client id is refused.
     for (int i = 0; i < max_clients_; ++i)
-        if (seat(i).phase == Phase::seated && seat(i).has_client_id && seat(i).client_id == verified->client_id)
+        if (seat(i).phase == Phase::seated && seat(i).has_client_id &&
+            seat(i).client_id == verified->client_id)
             return auth::TokenError::client_in_use;
     out = std::move(verified.value());
     return auth::TokenError::none;
@@ -113,15 +117,21 @@ void Server<G>::seat_client(transport::PeerId peer, int slot, Micros now) {
     s.stats.peer = peer;
     G::add_player(state_, slot);
     ++stats_.connects;
-    ConnectAccept acc{static_cast<std::uint8_t>(slot), tick_, static_cast<std::uint16_t>(config_.tick_rate_hz),
+    ConnectAccept acc{static_cast<std::uint8_t>(slot), tick_,
+                      static_cast<std::uint16_t>(config_.tick_rate_hz),
                       static_cast<std::uint8_t>(config_.snapshot_rate_hz),
                       static_cast<std::uint8_t>(config_.input_buffer_target)};
     send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
     // The newcomer learns who is already here, then everyone learns of the newcomer.
     for (int i = 0; i < max_clients_; ++i)
         if (i != slot && seat(i).phase == Phase::seated)
-            send_event(slot, Event{0, EventKind::spawn, tick_, static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i),
-                                   static_cast<std::int32_t>(G::player_entity(i)), {}});
+            send_event(slot, Event{0,
+                                   EventKind::spawn,
+                                   tick_,
+                                   static_cast<std::uint8_t>(i),
+                                   static_cast<std::uint8_t>(i),
+                                   static_cast<std::int32_t>(G::player_entity(i)),
+                                   {}});
     broadcast(EventKind::spawn, slot, slot, static_cast<std::int32_t>(G::player_entity(slot)));
     logf(config_.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
 }
@@ -152,8 +162,8 @@ void Server<G>::count_toward_garbage_kick(int slot, Micros now) {
 
 template <ReplicatedGame G>
 void Server<G>::count_abusive_packet(int slot, Micros now) {
-    // Refused input packets (over the rate limit, or stamped too far ahead) are cheap to drop, but a client that
-    // keeps sending them window after window is attacking, not lagging: it is kicked as cheating.
+    // Refused input packets (over the rate limit, or stamped too far ahead) are cheap to drop, but a client
+    // that keeps sending them window after window is attacking, not lagging: it is kicked as cheating.
     Seat& s = seat(slot);
     s.stats.flagged = true;
     if (now - s.abuse_window_start >= config_.abuse_window) {
@@ -217,7 +227,8 @@ void Server<G>::on_input(int slot, const Packet& pkt, Micros now) {
         s.acked_snapshot = pkt.ack_snapshot_tick;
     }
     if (pkt.has_ack) sender_.ack(slot, pkt.ack_snapshot_tick);  // the delta baseline
-    const auto verdict = s.inputs.push(pkt.newest_tick, std::span<const Input>(pkt.inputs.data(), pkt.count), now);
+    const auto verdict =
+        s.inputs.push(pkt.newest_tick, std::span<const Input>(pkt.inputs.data(), pkt.count), now);
     if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
         count_abusive_packet(slot, now);
     const auto& b = s.inputs.stats();

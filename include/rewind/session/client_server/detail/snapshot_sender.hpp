@@ -1,4 +1,5 @@
-/// SnapshotSender<G> and SnapshotReceiver<G>: the server's and client's ends of delta-coded, interest-managed snapshots.
+/// SnapshotSender<G> and SnapshotReceiver<G>: the server's and client's ends of delta-coded, interest-managed
+/// snapshots.
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -48,12 +49,16 @@ public:
 
     /// A sender for `max_clients` seats with `config` (must be valid).
     SnapshotSender(const SnapshotConfig& config, int max_clients)
-        : config_(config), planner_(planner_config(config)), clients_(static_cast<std::size_t>(std::max(max_clients, 0))) {
+        : config_(config),
+          planner_(planner_config(config)),
+          clients_(static_cast<std::size_t>(std::max(max_clients, 0))) {
         for (auto& c : clients_) c.reset(static_cast<std::size_t>(config.window));
     }
 
     /// A new client took `slot`: no baseline, no priorities.
-    void reset(int slot) { clients_.at(static_cast<std::size_t>(slot)).reset(static_cast<std::size_t>(config_.window)); }
+    void reset(int slot) {
+        clients_.at(static_cast<std::size_t>(slot)).reset(static_cast<std::size_t>(config_.window));
+    }
     /// The client in `slot` acknowledged the snapshot of `tick` (untrusted).
     void ack(int slot, Tick tick) { (void)clients_.at(static_cast<std::size_t>(slot)).window.ack(tick); }
     /// Optional relevance filter/weight (null: area of interest only).
@@ -68,15 +73,20 @@ public:
         positions_.clear();
         weights_.clear();
         for (const EntityRecord& e : world) {
-            if constexpr (HasEntityPosition<G>) positions_.push_back(G::entity_position(e.snap));
-            else if constexpr (HasEntityXY<G>) positions_.push_back(sync::GridPoint{static_cast<std::int32_t>(e.snap.x), static_cast<std::int32_t>(e.snap.y)});
-            if constexpr (HasReplicationWeight<G>) weights_.push_back(static_cast<float>(G::replication_weight(e.snap)));
+            if constexpr (HasEntityPosition<G>)
+                positions_.push_back(G::entity_position(e.snap));
+            else if constexpr (HasEntityXY<G>)
+                positions_.push_back(sync::GridPoint{static_cast<std::int32_t>(e.snap.x),
+                                                     static_cast<std::int32_t>(e.snap.y)});
+            if constexpr (HasReplicationWeight<G>)
+                weights_.push_back(static_cast<float>(G::replication_weight(e.snap)));
         }
         planner_.set_world(std::span<const EntityRecord>(world), positions_, weights_);
     }
 
-    /// Fills the entity part of `packet` (baseline_age, baseline, entities, stale) for the client in `slot`; the
-    /// header fields must be set already (their size comes off the byte budget). `max_message` is the transport's.
+    /// Fills the entity part of `packet` (baseline_age, baseline, entities, stale) for the client in `slot`;
+    /// the header fields must be set already (their size comes off the byte budget). `max_message` is the
+    /// transport's.
     void prepare(int slot, Snapshot& packet, std::size_t max_message) {
         auto& client = clients_.at(static_cast<std::size_t>(slot));
         // Header bits: the message with an empty entity section, minus its one "nothing enters" bit.
@@ -87,13 +97,16 @@ public:
         Framed<Snapshot> f{&packet};
         header_bits_ = wire::measure_bits(f) - 1;
         std::size_t budget = max_message;
-        if (config_.budget_bytes > 0) budget = std::min(budget, static_cast<std::size_t>(config_.budget_bytes));
+        if (config_.budget_bytes > 0)
+            budget = std::min(budget, static_cast<std::size_t>(config_.budget_bytes));
         // Leave room for the byte padding; the header always goes.
-        const auto budget_bits = static_cast<std::int64_t>(budget * 8) - static_cast<std::int64_t>(header_bits_) - 7;
+        const auto budget_bits =
+            static_cast<std::int64_t>(budget * 8) - static_cast<std::int64_t>(header_bits_) - 7;
         planner_.set_budget_bits(std::max<std::int64_t>(budget_bits, 0));
         const std::uint32_t own = G::player_entity(slot);
         const auto& w = *world_;
-        const auto it = std::lower_bound(w.begin(), w.end(), own, [](const EntityRecord& e, std::uint32_t id) { return e.id < id; });
+        const auto it = std::lower_bound(w.begin(), w.end(), own,
+                                         [](const EntityRecord& e, std::uint32_t id) { return e.id < id; });
         const int viewer = it != w.end() && it->id == own ? static_cast<int>(it - w.begin()) : -1;
         planner_.plan(client, packet.sequence, viewer, plan_, relevance_, relevance_user_, slot);
         packet.baseline_age = plan_.baseline_age;
@@ -105,14 +118,16 @@ public:
     /// Stores what `packet` made the client hold, once it was handed to the transport.
     void commit(int slot, Snapshot& packet) {
         plan_.view.swap(packet.entities);
-        planner_.commit(clients_.at(static_cast<std::size_t>(slot)), packet.sequence, packet.server_tick, plan_);
+        planner_.commit(clients_.at(static_cast<std::size_t>(slot)), packet.sequence, packet.server_tick,
+                        plan_);
         plan_.view.swap(packet.entities);
         packet.baseline = {};
     }
 
     /// What the last prepare() decided.
     [[nodiscard]] const sync::SnapshotPlanStats& last_plan() const { return plan_.stats; }
-    /// Bits of the last prepared packet outside its entity list (type, header, baseline age, padding excluded).
+    /// Bits of the last prepared packet outside its entity list (type, header, baseline age, padding
+    /// excluded).
     [[nodiscard]] std::size_t last_header_bits() const { return header_bits_; }
 
     /// The planner config derived from `c` for G's grid units.
@@ -151,13 +166,17 @@ public:
     /// Forgets every stored snapshot (a new connection).
     void reset() { window_.reset(); }
     /// Points `packet`'s baseline lookup at this receiver; call before decoding into it.
-    void attach(Snapshot& packet) { packet.lookup = BaselineLookup<EntityRecord>{&SnapshotReceiver::lookup, this}; }
-    /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the list to
-    /// show: each stale entity takes the value in `shown` (what the client showed last), which is newer.
+    void attach(Snapshot& packet) {
+        packet.lookup = BaselineLookup<EntityRecord>{&SnapshotReceiver::lookup, this};
+    }
+    /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the
+    /// list to show: each stale entity takes the value in `shown` (what the client showed last), which is
+    /// newer.
     void accept(Snapshot& packet, std::span<const EntityRecord> shown) {
         std::vector<EntityRecord>& kept = window_.push(packet.sequence, packet.server_tick);
         kept.assign(packet.entities.begin(), packet.entities.end());
-        if (!packet.stale.empty()) sync::refresh_stale(shown, std::span<const std::uint32_t>(packet.stale), packet.entities);
+        if (!packet.stale.empty())
+            sync::refresh_stale(shown, std::span<const std::uint32_t>(packet.stale), packet.entities);
     }
 
 private:
@@ -168,8 +187,8 @@ private:
     sync::SnapshotWindow<EntityRecord> window_{sync::kMaxSnapshotWindow};
 };
 
-/// Per-client snapshot bandwidth in kbit/s: wire bytes (payload + UDP/IP + transport headers) over the time the
-/// snapshots span at `snapshot_rate_hz`.
+/// Per-client snapshot bandwidth in kbit/s: wire bytes (payload + UDP/IP + transport headers) over the time
+/// the snapshots span at `snapshot_rate_hz`.
 inline double snapshot_kbps(std::uint64_t wire_bytes, std::uint64_t snapshots, int snapshot_rate_hz) {
     if (snapshots == 0 || snapshot_rate_hz <= 0) return 0.0;
     return static_cast<double>(wire_bytes) * 8.0 / 1000.0 * snapshot_rate_hz / static_cast<double>(snapshots);

@@ -1,4 +1,5 @@
-/// InputQueue: one player's confirmed inputs by frame, the inputs actually simulated, and its disconnect frame.
+/// InputQueue: one player's confirmed inputs by frame, the inputs actually simulated, and its disconnect
+/// frame.
 #pragma once
 
 #include <rewind/session/rollback/types.hpp>
@@ -9,8 +10,9 @@
 namespace rwd::rollback::detail {
 
 /// A ring of one player's inputs keyed by frame. Confirmed inputs arrive in order (frame last+1 only); the
-/// ring also remembers which input each simulated frame used, so a late confirmed input can be checked against
-/// the prediction it replaces. Once disconnected at frame D, every frame after D reads as the neutral Input{}.
+/// ring also remembers which input each simulated frame used, so a late confirmed input can be checked
+/// against the prediction it replaces. Once disconnected at frame D, every frame after D reads as the neutral
+/// Input{}.
 template <class Input>
 class InputQueue {
 public:
@@ -31,8 +33,9 @@ public:
     /// The confirmed input of a stored frame (check stored(f) first).
     [[nodiscard]] const Input& confirmed(Frame f) const { return inputs_[slot(f)]; }
 
-    /// Appends the confirmed input of frame last_confirmed()+1. Refused (false) when that would overwrite a frame
-    /// at or after `oldest_needed` (the sender will send it again later) or when `f` is not the next frame.
+    /// Appends the confirmed input of frame last_confirmed()+1. Refused (false) when that would overwrite a
+    /// frame at or after `oldest_needed` (the sender will send it again later) or when `f` is not the next
+    /// frame.
     bool push(Frame f, const Input& in, Frame oldest_needed) {
         if (f != last_ + 1) return false;
         if (oldest_needed != kNullFrame && f - oldest_needed >= kCapacity) return false;
@@ -74,7 +77,9 @@ public:
     void reset() { *this = InputQueue{}; }
 
 private:
-    static std::size_t slot(Frame f) { return static_cast<std::size_t>(f) & static_cast<std::size_t>(kCapacity - 1); }
+    static std::size_t slot(Frame f) {
+        return static_cast<std::size_t>(f) & static_cast<std::size_t>(kCapacity - 1);
+    }
 
     std::array<Input, kCapacity> inputs_{};
     std::array<Input, kCapacity> used_{};

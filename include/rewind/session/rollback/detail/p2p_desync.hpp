@@ -55,7 +55,8 @@ void P2PSession<G>::compare_checksums() {
             rep.remote_checksum = r.checksum;
             const auto snap = std::find_if(snapshots_.begin(), snapshots_.end(),
                                            [&](const Saved& sv) { return sv.frame == r.frame; });
-            if (snap != snapshots_.end()) rep.local_state = state_to_bytes<G>(snap->state, rep.local_serialized);
+            if (snap != snapshots_.end())
+                rep.local_state = state_to_bytes<G>(snap->state, rep.local_serialized);
             if (reports_.size() < 16) reports_.push_back(std::move(rep));
             if (l.forensic_frame == kNullFrame && l.running()) {
                 l.forensic_frame = r.frame;
@@ -113,7 +114,8 @@ void P2PSession<G>::handle_forensics(int link, const Message& msg, Micros now) {
         const auto it = std::find_if(snapshots_.begin(), snapshots_.end(),
                                      [&](const Saved& s) { return s.frame == r.frame; });
         if constexpr (DescribesDiff<G>) {
-            if (it != snapshots_.end() && r.remote_serialized && state_from_bytes<G>(r.remote_state, remote)) {
+            if (it != snapshots_.end() && r.remote_serialized &&
+                state_from_bytes<G>(r.remote_state, remote)) {
                 G::describe_diff(it->state, remote, r.diff);
             }
         }
@@ -140,9 +142,10 @@ std::vector<PeerStatsRb> P2PSession<G>::peer_stats() const {
         s.ping = l.ping();
         if (l.remote_role() == Role::player) {
             const double half_rtt_frames = l.ping().seconds() / 2.0 / cfg_.frame_duration.seconds();
-            s.frames_behind = l.remote_frame == kNullFrame
-                                  ? 0.0
-                                  : static_cast<double>(frame_) - (static_cast<double>(l.remote_frame) + half_rtt_frames);
+            s.frames_behind =
+                l.remote_frame == kNullFrame
+                    ? 0.0
+                    : static_cast<double>(frame_) - (static_cast<double>(l.remote_frame) + half_rtt_frames);
             Frame last = std::numeric_limits<Frame>::max();
             for (int p = 0; p < cfg_.num_players; ++p) {
                 if ((l.remote_players() >> p) & 1u) last = std::min(last, queues_[p].last_confirmed());

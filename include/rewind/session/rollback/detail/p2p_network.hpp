@@ -10,12 +10,21 @@ namespace rwd::rollback {
 
 template <DeterministicGame G>
 Status P2PSession<G>::add_spectator(transport::PeerId peer) {
-    if (peer == transport::kInvalidPeer || find_link(peer) >= 0) return Error{Errc::invalid_argument, "bad peer"};
+    if (peer == transport::kInvalidPeer || find_link(peer) >= 0)
+        return Error{Errc::invalid_argument, "bad peer"};
     if (num_spectators() >= cfg_.max_spectators) return Errc::too_many_peers;
-    detail::LinkParams lp{cfg_.sync_roundtrips, cfg_.sync_retry, cfg_.disconnect_notice, cfg_.disconnect_timeout,
-                          cfg_.keepalive_interval, cfg_.quality_interval, cfg_.session_tag,
-                          static_cast<std::uint8_t>(cfg_.num_players), Role::player, 0};
-    links_.emplace_back(peer, Role::spectator, std::uint8_t{0}, false, lp, nonce_, rng_.next_u64(), running_since_);
+    detail::LinkParams lp{cfg_.sync_roundtrips,
+                          cfg_.sync_retry,
+                          cfg_.disconnect_notice,
+                          cfg_.disconnect_timeout,
+                          cfg_.keepalive_interval,
+                          cfg_.quality_interval,
+                          cfg_.session_tag,
+                          static_cast<std::uint8_t>(cfg_.num_players),
+                          Role::player,
+                          0};
+    links_.emplace_back(peer, Role::spectator, std::uint8_t{0}, false, lp, nonce_, rng_.next_u64(),
+                        running_since_);
     return {};
 }
 
@@ -41,7 +50,8 @@ void P2PSession<G>::start(Micros now) {
     started_ = true;
     std::uint8_t local_mask = 0;
     for (int p = 0; p < cfg_.num_players; ++p) {
-        if (slots_[p].kind == PlayerKind::local) local_mask = static_cast<std::uint8_t>(local_mask | (1u << p));
+        if (slots_[p].kind == PlayerKind::local)
+            local_mask = static_cast<std::uint8_t>(local_mask | (1u << p));
     }
     for (int p = 0; p < cfg_.num_players; ++p) {
         Slot& s = slots_[p];
@@ -50,11 +60,19 @@ void P2PSession<G>::start(Micros now) {
         if (s.link >= 0) continue;
         std::uint8_t mask = 0;
         for (int q = 0; q < cfg_.num_players; ++q) {
-            if (slots_[q].kind == PlayerKind::remote && slots_[q].peer == s.peer) mask = static_cast<std::uint8_t>(mask | (1u << q));
+            if (slots_[q].kind == PlayerKind::remote && slots_[q].peer == s.peer)
+                mask = static_cast<std::uint8_t>(mask | (1u << q));
         }
-        detail::LinkParams lp{cfg_.sync_roundtrips, cfg_.sync_retry, cfg_.disconnect_notice, cfg_.disconnect_timeout,
-                              cfg_.keepalive_interval, cfg_.quality_interval, cfg_.session_tag,
-                              static_cast<std::uint8_t>(cfg_.num_players), Role::player, local_mask};
+        detail::LinkParams lp{cfg_.sync_roundtrips,
+                              cfg_.sync_retry,
+                              cfg_.disconnect_notice,
+                              cfg_.disconnect_timeout,
+                              cfg_.keepalive_interval,
+                              cfg_.quality_interval,
+                              cfg_.session_tag,
+                              static_cast<std::uint8_t>(cfg_.num_players),
+                              Role::player,
+                              local_mask};
         links_.emplace_back(s.peer, Role::player, mask, true, lp, nonce_, rng_.next_u64(), now);
         s.link = static_cast<int>(links_.size()) - 1;
     }
@@ -128,17 +146,26 @@ void P2PSession<G>::receive(Micros now) {
 template <DeterministicGame G>
 void P2PSession<G>::handle_unknown(transport::PeerId peer, const Message& msg, Micros now) {
     // A stranger may only become a spectator, by handshaking, and only while there is room.
-    if (msg.type != MsgType::sync_request || msg.role != Role::spectator || num_spectators() >= cfg_.max_spectators) {
+    if (msg.type != MsgType::sync_request || msg.role != Role::spectator ||
+        num_spectators() >= cfg_.max_spectators) {
         ++stats_.malformed;
         return;
     }
-    detail::LinkParams lp{cfg_.sync_roundtrips, cfg_.sync_retry, cfg_.disconnect_notice, cfg_.disconnect_timeout,
-                          cfg_.keepalive_interval, cfg_.quality_interval, cfg_.session_tag,
-                          static_cast<std::uint8_t>(cfg_.num_players), Role::player, 0};
+    detail::LinkParams lp{cfg_.sync_roundtrips,
+                          cfg_.sync_retry,
+                          cfg_.disconnect_notice,
+                          cfg_.disconnect_timeout,
+                          cfg_.keepalive_interval,
+                          cfg_.quality_interval,
+                          cfg_.session_tag,
+                          static_cast<std::uint8_t>(cfg_.num_players),
+                          Role::player,
+                          0};
     detail::PeerLink link(peer, Role::spectator, 0, false, lp, nonce_, rng_.next_u64(), now);
     int index = -1;
     for (std::size_t i = 0; i < links_.size(); ++i) {  // reuse the entry of a spectator that left
-        if (links_[i].remote_role() == Role::spectator && links_[i].state() == detail::PeerLink::State::disconnected) {
+        if (links_[i].remote_role() == Role::spectator &&
+            links_[i].state() == detail::PeerLink::State::disconnected) {
             links_[i] = link;
             index = static_cast<int>(i);
             break;
@@ -161,7 +188,8 @@ void P2PSession<G>::handle_message(int link, const Message& msg, Micros now) {
     }
     handle_link_events(link, now);
     if (msg.type == MsgType::input && l.running()) handle_input(link, msg, now);
-    if (msg.type == MsgType::state_request || msg.type == MsgType::state_chunk) handle_forensics(link, msg, now);
+    if (msg.type == MsgType::state_request || msg.type == MsgType::state_chunk)
+        handle_forensics(link, msg, now);
 }
 
 template <DeterministicGame G>
@@ -192,7 +220,8 @@ void P2PSession<G>::handle_input(int link, const Message& msg, Micros now) {
     }
     l.remote_ack = std::max(l.remote_ack, msg.ack);
     l.remote_frame = msg.sender_frame;
-    // Frame advantage: where the peer is now (its frame plus half a round trip) minus where we are, in 64 bits.
+    // Frame advantage: where the peer is now (its frame plus half a round trip) minus where we are, in 64
+    // bits.
     const double half_rtt_frames = l.ping().seconds() / 2.0 / cfg_.frame_duration.seconds();
     const auto local_adv = static_cast<std::int64_t>(
         std::llround(static_cast<double>(msg.sender_frame) + half_rtt_frames - static_cast<double>(frame_)));
@@ -200,7 +229,8 @@ void P2PSession<G>::handle_input(int link, const Message& msg, Micros now) {
     l.time_sync.add_local(local_adv);
     l.time_sync.add_remote(msg.advantage);
     for (int p = 0; p < msg.num_status && p < cfg_.num_players; ++p) {
-        if (msg.status[p].disconnected && slots_[p].kind == PlayerKind::remote) apply_disconnect(p, msg.status[p].last_frame);
+        if (msg.status[p].disconnected && slots_[p].kind == PlayerKind::remote)
+            apply_disconnect(p, msg.status[p].last_frame);
     }
     if (msg.has_checksum) {
         l.remote_reports.push_back(msg.checksum);
@@ -253,14 +283,17 @@ void P2PSession<G>::handle_link_events(int link, Micros now) {
                 e.type = SessionEvent::Type::interrupted;
                 e.timeout_in = le.timeout_in;
                 break;
-            case detail::LinkEvent::Type::resumed: e.type = SessionEvent::Type::resumed; break;
+            case detail::LinkEvent::Type::resumed:
+                e.type = SessionEvent::Type::resumed;
+                break;
             case detail::LinkEvent::Type::disconnected:
                 e.type = spectator ? SessionEvent::Type::spectator_left : SessionEvent::Type::disconnected;
                 e.reason = LeaveReason::left;
                 break;
         }
-        if (spectator && (e.type == SessionEvent::Type::interrupted || e.type == SessionEvent::Type::resumed ||
-                          e.type == SessionEvent::Type::synchronizing)) {
+        if (spectator &&
+            (e.type == SessionEvent::Type::interrupted || e.type == SessionEvent::Type::resumed ||
+             e.type == SessionEvent::Type::synchronizing)) {
             continue;  // a spectator's hiccups are not the players' business
         }
         if (e.type == SessionEvent::Type::disconnected) {
@@ -283,7 +316,8 @@ template <DeterministicGame G>
 void P2PSession<G>::apply_disconnect(int slot, Frame last) {
     detail::InputQueue<Input>& q = queues_[slot];
     // We cannot un-confirm more than the save ring covers; and a report can only lower what we know.
-    last = std::min(std::max(last, oldest_needed()), q.disconnected() ? q.disconnect_frame() : q.last_confirmed());
+    last = std::min(std::max(last, oldest_needed()),
+                    q.disconnected() ? q.disconnect_frame() : q.last_confirmed());
     if (!q.disconnect(last)) return;
     if (slots_[slot].link >= 0) links_[slots_[slot].link].disconnect();
     if (last + 1 < frame_) note_incorrect(slot, last + 1);
@@ -293,7 +327,8 @@ void P2PSession<G>::apply_disconnect(int slot, Frame last) {
     while (!snapshots_.empty() && snapshots_.back().frame > last) snapshots_.pop_back();
     if (history_end() > last + 1) {
         if (last + 1 >= history_start_) {
-            history_.resize(static_cast<std::size_t>(last + 1 - history_start_) * static_cast<std::size_t>(cfg_.num_players));
+            history_.resize(static_cast<std::size_t>(last + 1 - history_start_) *
+                            static_cast<std::size_t>(cfg_.num_players));
         } else {  // older than the window (cannot happen while it outlasts max_prediction): start it afresh
             history_.clear();
             history_start_ = last + 1;
@@ -363,8 +398,8 @@ void P2PSession<G>::send_player_inputs(detail::PeerLink& l, Micros now) {
         --l.checksum_sends_left;
     }
     const Frame from = std::max<Frame>(l.remote_ack + 1, 0);
-    const std::int64_t budget =
-        static_cast<std::int64_t>(transport_.max_message_size()) * 8 - static_cast<std::int64_t>(measure_message(m)) - 64;
+    const std::int64_t budget = static_cast<std::int64_t>(transport_.max_message_size()) * 8 -
+                                static_cast<std::int64_t>(measure_message(m)) - 64;
     std::int64_t used = 0;
     for (int p = 0; p < cfg_.num_players; ++p) {
         if (slots_[p].kind != PlayerKind::local) continue;
@@ -373,7 +408,8 @@ void P2PSession<G>::send_player_inputs(detail::PeerLink& l, Micros now) {
     // Add frames one at a time to every stream until the datagram would overflow.
     std::vector<InputBits> prev(m.streams.size());
     for (Frame f = from; f <= last_local_frame_ && !m.streams.empty(); ++f) {
-        if (f - from >= static_cast<Frame>(kMaxInputsPerStream) || !queues_[m.streams[0].player].stored(f)) break;
+        if (f - from >= static_cast<Frame>(kMaxInputsPerStream) || !queues_[m.streams[0].player].stored(f))
+            break;
         std::int64_t cost = 0;
         std::vector<InputBits> cur(m.streams.size());
         for (std::size_t i = 0; i < m.streams.size(); ++i) {
@@ -404,15 +440,18 @@ void P2PSession<G>::send_spectator_inputs(detail::PeerLink& l, Micros now) {
     }
     if (from < have) {
         const std::int64_t budget = static_cast<std::int64_t>(transport_.max_message_size()) * 8 -
-                                    static_cast<std::int64_t>(measure_message(m)) - 64 - 48 * static_cast<std::int64_t>(n);
+                                    static_cast<std::int64_t>(measure_message(m)) - 64 -
+                                    48 * static_cast<std::int64_t>(n);
         std::int64_t used = 0;
-        for (std::size_t p = 0; p < n; ++p) m.streams.push_back(InputStream{static_cast<std::uint8_t>(p), from, {}});
+        for (std::size_t p = 0; p < n; ++p)
+            m.streams.push_back(InputStream{static_cast<std::uint8_t>(p), from, {}});
         std::vector<InputBits> prev(n);
         std::vector<InputBits> cur(n);
         for (Frame f = from; f < have && f - from < static_cast<Frame>(kMaxInputsPerStream); ++f) {
             std::int64_t cost = 0;
             for (std::size_t p = 0; p < n; ++p) {
-                (void)input_to_bits<G>(history_[static_cast<std::size_t>(f - history_start_) * n + p], cur[p]);
+                (void)input_to_bits<G>(history_[static_cast<std::size_t>(f - history_start_) * n + p],
+                                       cur[p]);
                 cost += static_cast<std::int64_t>(input_bits_cost(prev[p], cur[p]));
             }
             if (used + cost > budget) break;

@@ -14,7 +14,8 @@ template <DeterministicGame G>
 Result<std::unique_ptr<P2PSession<G>>> P2PSession<G>::create(transport::Transport& transport,
                                                              const P2PConfig& config, const State& initial) {
     if (Status s = config.validate(); !s.ok()) return s.error();
-    if (G::kMaxPlayers < config.num_players) return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
+    if (G::kMaxPlayers < config.num_players)
+        return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
     return std::make_unique<P2PSession<G>>(transport, config, initial);
 }
 
@@ -61,7 +62,8 @@ Status P2PSession<G>::add_local_input(int slot, const Input& input) {
 
 template <DeterministicGame G>
 Status P2PSession<G>::set_input_delay(int frames) {
-    if (frames < 0 || frames > kMaxInputDelay) return Error{Errc::invalid_argument, "input delay must be 0..30"};
+    if (frames < 0 || frames > kMaxInputDelay)
+        return Error{Errc::invalid_argument, "input delay must be 0..30"};
     delay_ = frames;
     return {};
 }
@@ -132,8 +134,8 @@ void P2PSession<G>::resolve_rollback() {
     first_incorrect_ = kNullFrame;
     incorrect_link_ = -1;
     if (target >= frame_) return;
-    // The ring holds frames frame_-max_prediction-1 .. frame_-1; a confirmed input can never be older than that
-    // while the prediction window holds, but a remote disconnect report can be: clamp (best effort).
+    // The ring holds frames frame_-max_prediction-1 .. frame_-1; a confirmed input can never be older than
+    // that while the prediction window holds, but a remote disconnect report can be: clamp (best effort).
     target = std::max(target, frame_ - static_cast<Frame>(ring_.size()));
     const Saved& s = ring_[static_cast<std::size_t>(target) % ring_.size()];
     if (s.frame != target) return;  // nothing saved for it (cannot happen while the window holds)
@@ -179,15 +181,16 @@ bool P2PSession<G>::commit_local_inputs() {
     const Frame last = std::max(target, next_free);
     if (last - keep >= detail::InputQueue<Input>::kCapacity) return false;
     if (next_free > target && all_same) {
-        // The delay was shortened: this input repeats the frames already queued, so dropping it merges two equal
-        // frames and brings the real delay one frame closer to the target without losing anything.
+        // The delay was shortened: this input repeats the frames already queued, so dropping it merges two
+        // equal frames and brings the real delay one frame closer to the target without losing anything.
         for (int p = 0; p < cfg_.num_players; ++p) has_pending_[p] = false;
         return true;
     }
     for (int p = 0; p < cfg_.num_players; ++p) {
         if (slots_[p].kind != PlayerKind::local) continue;
         detail::InputQueue<Input>& q = queues_[p];
-        for (Frame f = next_free; f < target; ++f) (void)q.push(f, last_local_[p], kNullFrame);  // longer delay: fill
+        for (Frame f = next_free; f < target; ++f)
+            (void)q.push(f, last_local_[p], kNullFrame);  // longer delay: fill
         (void)q.push(last, pending_[p], kNullFrame);
         last_local_[p] = pending_[p];
         has_pending_[p] = false;
@@ -225,7 +228,8 @@ AdvanceResult P2PSession<G>::advance(Micros now) {
         send_all(now, true);
     }
     const Frame rc = remote_confirmed();
-    if (rc != std::numeric_limits<Frame>::max() && static_cast<std::int64_t>(frame_) - rc > cfg_.max_prediction) {
+    if (rc != std::numeric_limits<Frame>::max() &&
+        static_cast<std::int64_t>(frame_) - rc > cfg_.max_prediction) {
         ++stats_.stalls_prediction;
         r.status = AdvanceStatus::prediction_threshold;
         return r;
@@ -253,7 +257,8 @@ std::uint32_t P2PSession<G>::status_tag(Frame f) const {
     for (int p = 0; p < cfg_.num_players; ++p) {
         const auto& q = queues_[p];
         if (!q.disconnected() || q.disconnect_frame() >= f) continue;
-        const auto v = static_cast<std::uint32_t>(p) * 0x9E3779B1u ^ static_cast<std::uint32_t>(q.disconnect_frame());
+        const auto v =
+            static_cast<std::uint32_t>(p) * 0x9E3779B1u ^ static_cast<std::uint32_t>(q.disconnect_frame());
         for (int k = 0; k < 4; ++k) h = (h ^ ((v >> (8 * k)) & 0xFFu)) * 16777619u;
     }
     return h;
@@ -265,7 +270,8 @@ void P2PSession<G>::process_confirmed() {
     for (Frame f = checked_through_ + 1; f <= c; ++f) {
         if (cfg_.max_spectators > 0 && history_end() == f) {
             for (int p = 0; p < cfg_.num_players; ++p) history_.push_back(input_for(p, f));
-            // Bounded memory over a long match: the window slides; spectators behind it are dropped when served.
+            // Bounded memory over a long match: the window slides; spectators behind it are dropped when
+            // served.
             if (f + 1 - history_start_ > cfg_.spectator_history_frames) {
                 history_.erase(history_.begin(), history_.begin() + cfg_.num_players);
                 ++history_start_;
@@ -277,7 +283,8 @@ void P2PSession<G>::process_confirmed() {
                 const ChecksumReport rep{f, cs, status_tag(f)};
                 local_reports_.push_back(rep);
                 if (local_reports_.size() > 32) local_reports_.pop_front();
-                const State& after = f + 1 == frame_ ? state_ : ring_[static_cast<std::size_t>(f + 1) % ring_.size()].state;
+                const State& after =
+                    f + 1 == frame_ ? state_ : ring_[static_cast<std::size_t>(f + 1) % ring_.size()].state;
                 snapshots_.push_back(Saved{f, after});
                 if (snapshots_.size() > 8) snapshots_.pop_front();
                 latest_report_ = rep;
@@ -326,7 +333,8 @@ void P2PSession<G>::update_time_sync() {
         any = true;
     }
     frames_ahead_ = ahead;
-    time_scale_ = recommend_time_scale(ahead, cfg_.time_sync_gain, cfg_.time_sync_max_adjust, cfg_.time_sync_deadband);
+    time_scale_ =
+        recommend_time_scale(ahead, cfg_.time_sync_gain, cfg_.time_sync_max_adjust, cfg_.time_sync_deadband);
     if (std::fabs(time_scale_ - reported_scale_) >= 0.005 || (time_scale_ == 1.0 && reported_scale_ != 1.0)) {
         reported_scale_ = time_scale_;
         ++stats_.time_sync_events;

@@ -1,4 +1,5 @@
-/// PeerLink: one remote endpoint of a rollback session: handshake, timeouts, pings, acks, byte counts (internal).
+/// PeerLink: one remote endpoint of a rollback session: handshake, timeouts, pings, acks, byte counts
+/// (internal).
 #pragma once
 
 #include <rewind/core/rng.hpp>
@@ -23,8 +24,8 @@ struct LinkParams {
     Micros quality_interval{200'000};
     std::uint32_t session_tag = 0;
     std::uint8_t num_players = 2;
-    Role local_role = Role::player;      ///< what this side is
-    std::uint8_t local_players = 0;      ///< the slots this side plays
+    Role local_role = Role::player;  ///< what this side is
+    std::uint8_t local_players = 0;  ///< the slots this side plays
 };
 
 /// Something a link noticed, for the session to turn into SessionEvents.
@@ -98,11 +99,11 @@ public:
     [[nodiscard]] Micros last_send() const { return last_send_; }
     [[nodiscard]] Micros last_receive() const { return last_recv_; }
 
-    Frame remote_ack = kNullFrame;         ///< newest contiguous frame of ours the peer has acknowledged
-    Frame last_acked_sent = kNullFrame;    ///< the ack we last sent it (to send again when it changes)
-    Frame remote_frame = kNullFrame;       ///< the peer's current frame, from its last input message
-    TimeSync time_sync;                    ///< advantage samples against this peer
-    int checksum_sends_left = 0;           ///< repeats left of our latest checksum report
+    Frame remote_ack = kNullFrame;       ///< newest contiguous frame of ours the peer has acknowledged
+    Frame last_acked_sent = kNullFrame;  ///< the ack we last sent it (to send again when it changes)
+    Frame remote_frame = kNullFrame;     ///< the peer's current frame, from its last input message
+    TimeSync time_sync;                  ///< advantage samples against this peer
+    int checksum_sends_left = 0;         ///< repeats left of our latest checksum report
     std::uint64_t bytes_sent = 0;
     std::uint64_t bytes_received = 0;
     std::uint64_t packets_sent = 0;
@@ -113,8 +114,8 @@ public:
     RateMeter send_rate;
     RateMeter recv_rate;
     std::vector<ChecksumReport> remote_reports;  ///< received, not yet compared (bounded)
-    std::int64_t last_local_advantage = 0;  ///< our advantage over it, sent in our input messages
-    bool forensic_sent = false;            ///< we answered a state request already (one transfer per desync)
+    std::int64_t last_local_advantage = 0;       ///< our advantage over it, sent in our input messages
+    bool forensic_sent = false;  ///< we answered a state request already (one transfer per desync)
     // Desync forensics: the remote state being received.
     Frame forensic_frame = kNullFrame;
     std::vector<std::uint8_t> forensic_bytes;
