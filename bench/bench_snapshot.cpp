@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <rewind/session/client_server/messages.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/sync/snapshot_planner.hpp>
 #include <rewind/wire/stream.hpp>
 

@@ -4,6 +4,7 @@
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <array>
@@ -70,8 +71,7 @@ private:
 
     // Snapshots are delta-coded against one the client received earlier: the tap sees the same datagrams as
     // the session, so it keeps its own copies and resolves the same baselines.
-    static const EntityList* find(void* user, std::uint16_t sequence) {
-        const auto* self = static_cast<const SnapshotTap*>(user);
+    static const EntityList* find(const SnapshotTap* self, std::uint16_t sequence) {
         const Held& h = self->held_[sequence % kKept];
         return h.valid && h.sequence == sequence ? &h.entities : nullptr;
     }
@@ -79,8 +79,8 @@ private:
     void look_at(std::span<const std::uint8_t> data) {
         auto type = rwd::client_server::peek_message_type(data);
         if (!type.ok() || type.value() != rwd::client_server::MessageType::snapshot) return;
-        scratch_.lookup = {&SnapshotTap::find, this};
-        if (!rwd::client_server::decode_message(data, scratch_).ok()) return;  // the session counts it
+        const auto find = [this](std::uint16_t sequence) { return SnapshotTap::find(this, sequence); };
+        if (!rwd::client_server::decode_snapshot(data, scratch_, find).ok()) return;  // the session counts it
         Held& h = held_[scratch_.sequence % kKept];
         h.valid = true;
         h.sequence = scratch_.sequence;

@@ -5,6 +5,7 @@
 #include "stats_util.hpp"
 
 #include <rewind/session/client_server/detail/snapshot_sender.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/wire/stream.hpp>
 
 #include <algorithm>

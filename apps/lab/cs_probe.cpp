@@ -2,6 +2,7 @@
 #include "cs_probe.hpp"
 
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/wire/message.hpp>
 
 #include <cmath>

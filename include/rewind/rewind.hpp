@@ -16,6 +16,7 @@
 #include <rewind/session/client_server/game_events.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/messages.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/server.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>

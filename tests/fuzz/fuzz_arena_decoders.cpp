@@ -4,6 +4,7 @@
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
 
 #include <algorithm>

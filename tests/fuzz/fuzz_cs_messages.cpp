@@ -3,6 +3,7 @@
 #include "../unit/session/client_server/toy_game.hpp"
 
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/transport/sim_network.hpp>
 
 #include <cstdint>

@@ -11,6 +11,11 @@
 
 namespace rwd::client_server {
 
+template <class Input>
+struct InputPacket;
+template <class EntityRecord>
+struct SnapshotPacket;
+
 /// The MessageType each message struct travels as.
 constexpr MessageType message_type_of(const ConnectRequest&) { return MessageType::connect_request; }
 /// The MessageType each message struct travels as.
@@ -31,6 +36,10 @@ constexpr MessageType message_type_of(const Event&) { return MessageType::event;
 constexpr MessageType message_type_of(const Disconnect&) { return MessageType::disconnect; }
 /// The MessageType each message struct travels as.
 constexpr MessageType message_type_of(const ChatRequest&) { return MessageType::chat; }
+/// The MessageType each message struct travels as (the fixed front of an input packet).
+constexpr MessageType message_type_of(const InputPacketHead&) { return MessageType::input; }
+/// The MessageType each message struct travels as (the fixed front of a snapshot).
+constexpr MessageType message_type_of(const SnapshotHeader&) { return MessageType::snapshot; }
 
 /// A message with its type in front: what actually goes into a datagram.
 template <class Msg>

@@ -4,6 +4,7 @@
 
 #include <rewind/core/rng.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

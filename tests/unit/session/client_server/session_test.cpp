@@ -3,6 +3,7 @@
 #include "toy_harness.hpp"
 
 #include <rewind/core/rng.hpp>
+#include <rewind/session/client_server/packets.hpp>
 
 #include <gtest/gtest.h>
 

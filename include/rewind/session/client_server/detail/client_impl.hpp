@@ -224,8 +224,8 @@ void Client<G>::on_message(std::span<const std::uint8_t> data, Micros now) {
             return;
         }
         case MessageType::snapshot: {
-            receiver_.attach(incoming_);  // the baseline it names comes from what we decoded before
-            if (!decode_message(data, incoming_).ok()) {
+            // The baseline it names comes from what we decoded before.
+            if (!receiver_.decode(data, incoming_).ok()) {
                 if (incoming_.baseline_missing)
                     ++stats_.snapshots_unknown_baseline;
                 else

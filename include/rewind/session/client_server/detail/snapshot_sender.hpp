@@ -4,6 +4,7 @@
 
 #include <rewind/core/tick.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/sync/entity_delta.hpp>
@@ -165,9 +166,12 @@ public:
 
     /// Forgets every stored snapshot (a new connection).
     void reset() { window_.reset(); }
-    /// Points `packet`'s baseline lookup at this receiver; call before decoding into it.
-    void attach(Snapshot& packet) {
-        packet.lookup = BaselineLookup<EntityRecord>{&SnapshotReceiver::lookup, this};
+    /// Decodes a snapshot datagram into `packet`, resolving its baseline among the snapshots accepted before.
+    [[nodiscard]] Status decode(std::span<const std::uint8_t> data, Snapshot& packet) const {
+        return decode_snapshot(data, packet, [this](std::uint16_t sequence) {
+            const auto* e = window_.find(sequence);
+            return e ? &e->entities : nullptr;
+        });
     }
     /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the
     /// list to show: each stale entity takes the value in `shown` (what the client showed last), which is
@@ -180,10 +184,6 @@ public:
     }
 
 private:
-    static const std::vector<EntityRecord>* lookup(void* user, std::uint16_t sequence) {
-        const auto* e = static_cast<SnapshotReceiver*>(user)->window_.find(sequence);
-        return e ? &e->entities : nullptr;
-    }
     sync::SnapshotWindow<EntityRecord> window_{sync::kMaxSnapshotWindow};
 };
 

@@ -1,0 +1,178 @@
+/// InputPacket<Input> and SnapshotPacket<EntityRecord>: the two messages that carry the game's own types, and
+/// their serialize() (the fixed parts are the compiled InputPacketHead/Tail and SnapshotHeader).
+#pragma once
+
+#include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/messages.hpp>
+#include <rewind/sync/entity_delta.hpp>
+#include <rewind/sync/snapshot_window.hpp>
+#include <rewind/wire/message.hpp>
+#include <rewind/wire/serialize.hpp>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace rwd::client_server {
+
+/// Client inputs. inputs[0] is for newest_tick, inputs[i] for newest_tick - i, count of them valid. A packet
+/// with count 0 is a ping (and snapshot ack) only: the client sends those while it syncs its clock, before it
+/// ticks.
+template <class Input>
+struct InputPacket {
+    std::uint16_t sequence = 0;  ///< per-connection packet counter (loss measurement)
+    Tick newest_tick{};          ///< the client tick of inputs[0]
+    std::uint8_t count = 1;      ///< 0..kInputsPerPacket
+    std::array<Input, kInputsPerPacket> inputs{};
+    bool has_ack = false;         ///< whether ack_snapshot_tick is valid
+    Tick ack_snapshot_tick{};     ///< newest snapshot decoded (baseline for deltas)
+    std::uint32_t ping_time = 0;  ///< client clock in microseconds, low 32 bits; echoed back
+};
+
+/// The entity section of a snapshot: every entity the client holds after it, delta-coded against a baseline.
+template <class EntityRecord>
+struct SnapshotEntities {
+    std::uint8_t baseline_age = 0;       ///< 0: no baseline; else sequence - the baseline's sequence (1..64)
+    std::vector<EntityRecord> entities;  ///< sorted by strictly ascending id
+    std::vector<std::uint32_t> stale;    ///< ids left out by the byte budget: entities[] holds the baseline value
+    /// Not on the wire: the baseline's entities. The writer sets it with baseline_age; a reader gets it from the
+    /// baseline finder it passes to read_snapshot_entities() / decode_snapshot().
+    std::span<const EntityRecord> baseline{};
+};
+
+/// Server state for one client: the header, then the entity section delta-coded against the snapshot sent
+/// `baseline_age` sequences earlier (which the client acknowledged), or the empty list when baseline_age is 0.
+template <class EntityRecord>
+struct SnapshotPacket : SnapshotHeader, SnapshotEntities<EntityRecord> {
+    bool baseline_missing = false;  ///< not on the wire: a read failed because the named baseline is not held
+};
+
+/// InputPacket fields; the inputs go through the game's ADL serialize(Stream&, Input&).
+template <class Stream, class Input>
+bool serialize(Stream& s, InputPacket<Input>& m) {
+    InputPacketHead head{m.sequence, m.newest_tick, m.count};
+    if (!serialize(s, head)) return false;
+    m.sequence = head.sequence;
+    m.newest_tick = head.newest_tick;
+    m.count = head.count;
+    for (int i = 0; i < m.count; ++i) {
+        if (!serialize(s, m.inputs[static_cast<std::size_t>(i)])) {  // the game's quantized input (ADL)
+            s.fail(Errc::malformed);
+            return false;
+        }
+    }
+    InputPacketTail tail{m.has_ack, m.ack_snapshot_tick, m.ping_time};
+    if (!serialize(s, tail)) return false;
+    m.has_ack = tail.has_ack;
+    m.ack_snapshot_tick = tail.ack_snapshot_tick;
+    m.ping_time = tail.ping_time;
+    return true;
+}
+
+/// A full entity list: a count, then per entity its id gap and the game's serialize(). Snapshots no longer
+/// use it (they are delta-coded against a baseline); it stays as the reference "full quantized snapshot" that
+/// bandwidth figures are compared with.
+template <class Stream, class EntityRecord>
+bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
+    auto count = static_cast<std::uint32_t>(entities.size());
+    if (!wire::serialize_int(s, count, 0u, kMaxSnapshotEntities)) return false;
+    if constexpr (Stream::is_reading) {
+        // The count is attacker-controlled: every entity takes at least 2 bits, so a larger count is a lie.
+        if (std::size_t{count} * 2 > s.bits_remaining()) return s.fail(Errc::length_too_long), false;
+        entities.resize(count);
+    }
+    std::uint32_t previous = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        auto& e = entities[i];
+        // Ids ascend strictly: the first is sent in full, then small gaps (1..16) in 5 bits, others in 33.
+        std::uint32_t gap = i == 0 ? e.id : e.id - previous;
+        if constexpr (!Stream::is_reading)
+            if (i > 0 && e.id <= previous) return s.fail(Errc::invalid_argument), false;
+        bool small = i > 0 && gap >= 1 && gap <= 16;
+        if (!wire::serialize_bool(s, small)) return false;
+        if constexpr (Stream::is_reading)
+            if (i == 0 && small)
+                return s.fail(Errc::malformed), false;  // the first id is always sent in full
+        if (small) {
+            std::uint32_t g = gap - 1;
+            if (!wire::serialize_bits(s, g, 4)) return false;
+            gap = g + 1;
+        } else if (!wire::serialize_bits(s, gap, 32)) {
+            return false;
+        }
+        if constexpr (Stream::is_reading) {
+            // Reject anything that is not strictly ascending (a zero gap or one that wraps past 2^32).
+            if (i > 0 && (gap == 0 || previous + gap <= previous)) return s.fail(Errc::malformed), false;
+            if (i > 0 && !small && gap <= 16)
+                return s.fail(Errc::malformed), false;  // one encoding per value
+            e.id = i == 0 ? gap : previous + gap;
+        }
+        previous = e.id;
+        if (!serialize(s, e.snap)) return s.fail(Errc::malformed), false;  // the game's entity codec (ADL)
+    }
+    return s.ok();
+}
+
+/// Writes (or measures) the entity section: the baseline age in 7 bits (0..64), then the entity list
+/// delta-coded against `m.baseline` (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
+template <class Stream, class EntityRecord>
+bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
+    static_assert(!Stream::is_reading, "read with read_snapshot_entities()");
+    if (m.baseline_age == 0 && !m.baseline.empty()) return s.fail(Errc::invalid_argument), false;
+    if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
+                             static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
+        return false;
+    return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities);
+}
+
+/// Reads the entity section of the snapshot with `sequence`. `find(baseline_sequence)` returns the entity list
+/// of a snapshot this reader decoded before (a `const std::vector<EntityRecord>*`), or nullptr when it does not
+/// hold it: then `baseline_missing` is set and the read fails. The age is attacker-controlled: it only selects
+/// among lists this reader itself decoded.
+template <class EntityRecord, class Find>
+bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, SnapshotEntities<EntityRecord>& m,
+                            Find&& find, bool& baseline_missing) {
+    baseline_missing = false;
+    m.baseline = {};
+    if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
+                             static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
+        return false;
+    if (m.baseline_age != 0) {
+        const std::vector<EntityRecord>* base = find(static_cast<std::uint16_t>(sequence - m.baseline_age));
+        if (!base) {
+            baseline_missing = true;
+            return s.fail(Errc::malformed), false;
+        }
+        m.baseline = std::span<const EntityRecord>(*base);
+    }
+    return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities);
+}
+
+/// SnapshotPacket fields. Reading this way holds no baselines: only a snapshot with baseline_age 0 decodes
+/// (decode_snapshot() takes a baseline finder).
+template <class Stream, class EntityRecord>
+bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
+    if (!serialize(s, static_cast<SnapshotHeader&>(m))) return false;
+    if constexpr (Stream::is_reading) {
+        const auto none = [](std::uint16_t) -> const std::vector<EntityRecord>* { return nullptr; };
+        return read_snapshot_entities(s, m.sequence, m, none, m.baseline_missing);
+    } else {
+        return write_snapshot_entities(s, m);
+    }
+}
+
+/// Decodes a whole snapshot datagram into `m`, resolving the baseline it names with `find` (as in
+/// read_snapshot_entities). On failure `m` may hold partial data and m.baseline_missing says whether the named
+/// baseline was the reason.
+template <class EntityRecord, class Find>
+[[nodiscard]] Status decode_snapshot(std::span<const std::uint8_t> data, SnapshotPacket<EntityRecord>& m,
+                                     Find&& find) {
+    wire::ReadStream s(data);
+    SnapshotHeader& head = m;
+    Framed<SnapshotHeader> f{&head};
+    const bool ok = serialize(s, f) && read_snapshot_entities(s, m.sequence, m, find, m.baseline_missing);
+    return wire::finish_read(s, ok);
+}
+
+}  // namespace rwd::client_server
