@@ -191,7 +191,12 @@ class Checker:
                                     f"not link rewind::{layer} (it links {have})", name)
                     continue  # public headers are checked once, by check a
                 if self.parts(dest)[:2] == ["include", "rewind"]:
-                    continue  # rewind/rewind.hpp: every layer; rewind::rewind links them all
+                    # The umbrella header rewind/rewind.hpp brings every layer: rewind::rewind links them all.
+                    missing = [l for l in LAYERS if l not in linked]
+                    if missing:
+                        self.report(path, line, f"includes <{spelled}> (every layer) but the target does not "
+                                    f"link {', '.join('rewind::' + m for m in missing)} (link rewind::rewind)", name)
+                    continue
                 if dest not in seen:
                     seen.add(dest)
                     todo.append(dest)

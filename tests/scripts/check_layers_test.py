@@ -122,6 +122,13 @@ class CheckLayersTest(unittest.TestCase):
         self.assert_reports("game/include/g/g.hpp:3: error: includes <rewind/sync/sync.hpp> (layer 'sync') but "
                             "the target does not link rewind::sync (it links core, wire) [target game]")
 
+    def test_target_including_the_umbrella_header_without_linking_every_layer(self):
+        self.tree.write("include/rewind/rewind.hpp", "#pragma once", "#include <rewind/session/api.hpp>")
+        self.tree.write("bench/umbrella.cpp", "#include <rewind/rewind.hpp>")
+        self.tree.target("bench_umbrella", ["bench/umbrella.cpp"], ["core", "wire"])
+        self.assert_reports("bench/umbrella.cpp:1: error: includes <rewind/rewind.hpp> (every layer) but the "
+                            "target does not link rewind::transport, rewind::sync, rewind::session")
+
     def test_app_including_a_detail_header(self):
         self.tree.write("apps/a/peek.cpp", "// peeks", "#include <rewind/session/detail/impl.hpp>")
         self.tree.target("peek", ["apps/a/peek.cpp"], LAYERS)
