@@ -11,7 +11,7 @@ SOAK_SAN_ARGS ?= --clients 16 --minutes 5 --sample-seconds 20
 CMAKE_ARGS ?=
 LAB_ARGS ?= --profile checklist --players 8 --duration 60
 
-.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build soak format tidy clean
+.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build soak format format-check tidy clean
 
 all: build
 
@@ -30,7 +30,8 @@ run: build
 test-unit: build
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
 
-test: test-unit fuzz-smoke
+# Formatting first: a second of clang-format before minutes of building.
+test: format-check test-unit fuzz-smoke
 
 test-sanitize: setup
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
@@ -64,7 +65,10 @@ fuzz-smoke: fuzz-build
 	@scripts/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
 format:
-	@git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
+	@git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' | xargs clang-format -i
+
+format-check: setup
+	@scripts/format_check.sh
 
 tidy: configure
 	@git ls-files 'src/*.cpp' | xargs clang-tidy -p $(BUILD) --quiet

@@ -5,7 +5,6 @@
 #include <rewind/core/fixed_step.hpp>
 #include <rewind/core/log.hpp>
 #include <rewind/core/result.hpp>
-#include <rewind/core/ring_buffer.hpp>
 #include <rewind/core/rng.hpp>
 #include <rewind/core/sequence.hpp>
 #include <rewind/core/sequence_buffer.hpp>
