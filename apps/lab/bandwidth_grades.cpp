@@ -4,8 +4,8 @@
 
 #include "stats_util.hpp"
 
-#include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/packets.hpp>
+#include <rewind/session/client_server/stats.hpp>
 #include <rewind/wire/stream.hpp>
 
 #include <algorithm>

@@ -54,7 +54,8 @@ bool serialize(Stream& s, SnapshotHeader& m) {
 template <class Stream>
 bool serialize(Stream& s, Event& m) {
     return wire::serialize_bits(s, m.sequence, 32) && wire::serialize_enum(s, m.kind, EventKind::leave) &&
-           serialize_tick(s, m.tick) && wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) &&
+           serialize_tick(s, m.tick) &&
+           wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) &&
            wire::serialize_int(s, m.other, std::uint8_t{0}, std::uint8_t{255}) &&
            wire::serialize_int(s, m.value, INT32_MIN, INT32_MAX) &&
            wire::serialize_string(s, m.text, kMaxChatBytes);
@@ -73,15 +74,15 @@ bool serialize(Stream& s, ChatRequest& m) {
 }
 
 // The three streams every message goes through.
-#define REWIND_CS_INSTANTIATE(Stream)                               \
-    template bool serialize_tick<Stream>(Stream&, Tick&);           \
-    template bool serialize<Stream>(Stream&, ConnectRequest&);      \
-    template bool serialize<Stream>(Stream&, ConnectAccept&);       \
-    template bool serialize<Stream>(Stream&, InputPacketHead&);     \
-    template bool serialize<Stream>(Stream&, InputPacketTail&);     \
-    template bool serialize<Stream>(Stream&, SnapshotHeader&);      \
-    template bool serialize<Stream>(Stream&, Event&);               \
-    template bool serialize<Stream>(Stream&, Disconnect&);          \
+#define REWIND_CS_INSTANTIATE(Stream)                           \
+    template bool serialize_tick<Stream>(Stream&, Tick&);       \
+    template bool serialize<Stream>(Stream&, ConnectRequest&);  \
+    template bool serialize<Stream>(Stream&, ConnectAccept&);   \
+    template bool serialize<Stream>(Stream&, InputPacketHead&); \
+    template bool serialize<Stream>(Stream&, InputPacketTail&); \
+    template bool serialize<Stream>(Stream&, SnapshotHeader&);  \
+    template bool serialize<Stream>(Stream&, Event&);           \
+    template bool serialize<Stream>(Stream&, Disconnect&);      \
     template bool serialize<Stream>(Stream&, ChatRequest&);
 REWIND_CS_INSTANTIATE(wire::WriteStream)
 REWIND_CS_INSTANTIATE(wire::ReadStream)

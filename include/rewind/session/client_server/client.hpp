@@ -8,7 +8,7 @@
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
-#include <rewind/session/client_server/detail/snapshot_sender.hpp>
+#include <rewind/session/client_server/detail/snapshot_receiver.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>

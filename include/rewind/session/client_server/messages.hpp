@@ -87,13 +87,13 @@ struct InputPacketHead {
 
 /// The fields of an input packet after its inputs.
 struct InputPacketTail {
-    bool has_ack = false;      ///< whether ack_snapshot_tick is valid
-    Tick ack_snapshot_tick{};  ///< newest snapshot decoded (baseline for deltas)
+    bool has_ack = false;         ///< whether ack_snapshot_tick is valid
+    Tick ack_snapshot_tick{};     ///< newest snapshot decoded (baseline for deltas)
     std::uint32_t ping_time = 0;  ///< client clock in microseconds, low 32 bits; echoed back
 };
 
-/// The fields of a snapshot in front of its entity section (SnapshotPacket<Record> in packets.hpp is the whole
-/// message).
+/// The fields of a snapshot in front of its entity section (SnapshotPacket<Record> in packets.hpp is the
+/// whole message).
 struct SnapshotHeader {
     std::uint16_t sequence = 0;           ///< per-client snapshot counter (loss measurement)
     Tick server_tick{};                   ///< the tick this state is after

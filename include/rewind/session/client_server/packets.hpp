@@ -35,14 +35,16 @@ template <class EntityRecord>
 struct SnapshotEntities {
     std::uint8_t baseline_age = 0;       ///< 0: no baseline; else sequence - the baseline's sequence (1..64)
     std::vector<EntityRecord> entities;  ///< sorted by strictly ascending id
-    std::vector<std::uint32_t> stale;    ///< ids left out by the byte budget: entities[] holds the baseline value
-    /// Not on the wire: the baseline's entities. The writer sets it with baseline_age; a reader gets it from the
-    /// baseline finder it passes to read_snapshot_entities() / decode_snapshot().
+    std::vector<std::uint32_t>
+        stale;  ///< ids left out by the byte budget: entities[] holds the baseline value
+    /// Not on the wire: the baseline's entities. The writer sets it with baseline_age; a reader gets it from
+    /// the baseline finder it passes to read_snapshot_entities() / decode_snapshot().
     std::span<const EntityRecord> baseline{};
 };
 
 /// Server state for one client: the header, then the entity section delta-coded against the snapshot sent
-/// `baseline_age` sequences earlier (which the client acknowledged), or the empty list when baseline_age is 0.
+/// `baseline_age` sequences earlier (which the client acknowledged), or the empty list when baseline_age is
+/// 0.
 template <class EntityRecord>
 struct SnapshotPacket : SnapshotHeader, SnapshotEntities<EntityRecord> {
     bool baseline_missing = false;  ///< not on the wire: a read failed because the named baseline is not held
@@ -126,10 +128,10 @@ bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
     return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities);
 }
 
-/// Reads the entity section of the snapshot with `sequence`. `find(baseline_sequence)` returns the entity list
-/// of a snapshot this reader decoded before (a `const std::vector<EntityRecord>*`), or nullptr when it does not
-/// hold it: then `baseline_missing` is set and the read fails. The age is attacker-controlled: it only selects
-/// among lists this reader itself decoded.
+/// Reads the entity section of the snapshot with `sequence`. `find(baseline_sequence)` returns the entity
+/// list of a snapshot this reader decoded before (a `const std::vector<EntityRecord>*`), or nullptr when it
+/// does not hold it: then `baseline_missing` is set and the read fails. The age is attacker-controlled: it
+/// only selects among lists this reader itself decoded.
 template <class EntityRecord, class Find>
 bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, SnapshotEntities<EntityRecord>& m,
                             Find&& find, bool& baseline_missing) {
@@ -163,8 +165,8 @@ bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
 }
 
 /// Decodes a whole snapshot datagram into `m`, resolving the baseline it names with `find` (as in
-/// read_snapshot_entities). On failure `m` may hold partial data and m.baseline_missing says whether the named
-/// baseline was the reason.
+/// read_snapshot_entities). On failure `m` may hold partial data and m.baseline_missing says whether the
+/// named baseline was the reason.
 template <class EntityRecord, class Find>
 [[nodiscard]] Status decode_snapshot(std::span<const std::uint8_t> data, SnapshotPacket<EntityRecord>& m,
                                      Find&& find) {

@@ -7,6 +7,7 @@
 #include <rewind/session/client_server/messages.hpp>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -137,5 +138,15 @@ struct EntityBufferStats {
     std::uint32_t id = 0;      ///< the entity
     double depth_ticks = 0.0;  ///< newest buffered tick - render tick (negative: extrapolating)
 };
+
+/// Per-client snapshot bandwidth in kbit/s: wire bytes (payload + UDP/IP + transport headers) over the time
+/// the snapshots span at `snapshot_rate_hz`.
+inline double snapshot_kbps(std::uint64_t wire_bytes, std::uint64_t snapshots, int snapshot_rate_hz) {
+    if (snapshots == 0 || snapshot_rate_hz <= 0) return 0.0;
+    return static_cast<double>(wire_bytes) * 8.0 / 1000.0 * snapshot_rate_hz / static_cast<double>(snapshots);
+}
+
+/// Bytes of UDP/IP header counted per datagram in bandwidth figures.
+inline constexpr std::size_t kUdpIpHeaderBytes = 28;
 
 }  // namespace rwd::client_server

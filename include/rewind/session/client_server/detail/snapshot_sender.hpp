@@ -1,11 +1,11 @@
-/// SnapshotSender<G> and SnapshotReceiver<G>: the server's and client's ends of delta-coded, interest-managed
-/// snapshots.
+/// SnapshotSender<G>: the server's end of delta-coded, interest-managed snapshots.
 #pragma once
 
 #include <rewind/core/tick.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/snapshot_config.hpp>
+#include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/sync/entity_delta.hpp>
 #include <rewind/sync/snapshot_planner.hpp>
@@ -156,45 +156,5 @@ private:
     void* relevance_user_ = nullptr;
     std::size_t header_bits_ = 0;
 };
-
-/// The client's end: the snapshots it decoded (baselines the server may name) and the display list.
-template <ReplicatedGame G>
-class SnapshotReceiver {
-public:
-    using EntityRecord = typename G::EntityRecord;  ///< one entity with its id
-    using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
-
-    /// Forgets every stored snapshot (a new connection).
-    void reset() { window_.reset(); }
-    /// Decodes a snapshot datagram into `packet`, resolving its baseline among the snapshots accepted before.
-    [[nodiscard]] Status decode(std::span<const std::uint8_t> data, Snapshot& packet) const {
-        return decode_snapshot(data, packet, [this](std::uint16_t sequence) {
-            const auto* e = window_.find(sequence);
-            return e ? &e->entities : nullptr;
-        });
-    }
-    /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the
-    /// list to show: each stale entity takes the value in `shown` (what the client showed last), which is
-    /// newer.
-    void accept(Snapshot& packet, std::span<const EntityRecord> shown) {
-        std::vector<EntityRecord>& kept = window_.push(packet.sequence, packet.server_tick);
-        kept.assign(packet.entities.begin(), packet.entities.end());
-        if (!packet.stale.empty())
-            sync::refresh_stale(shown, std::span<const std::uint32_t>(packet.stale), packet.entities);
-    }
-
-private:
-    sync::SnapshotWindow<EntityRecord> window_{sync::kMaxSnapshotWindow};
-};
-
-/// Per-client snapshot bandwidth in kbit/s: wire bytes (payload + UDP/IP + transport headers) over the time
-/// the snapshots span at `snapshot_rate_hz`.
-inline double snapshot_kbps(std::uint64_t wire_bytes, std::uint64_t snapshots, int snapshot_rate_hz) {
-    if (snapshots == 0 || snapshot_rate_hz <= 0) return 0.0;
-    return static_cast<double>(wire_bytes) * 8.0 / 1000.0 * snapshot_rate_hz / static_cast<double>(snapshots);
-}
-
-/// Bytes of UDP/IP header counted per datagram in bandwidth figures.
-inline constexpr std::size_t kUdpIpHeaderBytes = 28;
 
 }  // namespace rwd::client_server
