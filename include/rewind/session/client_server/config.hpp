@@ -47,9 +47,9 @@ struct ServerConfig {
     int max_tick_catchup = 8;    ///< most ticks one update() runs after a stall, 1..1000
     SnapshotConfig snapshots{};  ///< delta baselines, area of interest, priorities, byte budget
     std::optional<auth::TokenRequirement>
-        require_token;   ///< set: only clients with a valid connect token get in
-    StatsClock clock{};  ///< optional real clock for time-per-tick stats
-    Logger logger{};     ///< where connection events are logged
+        require_token;         ///< set: only clients with a valid connect token get in
+    StatsClock stats_clock{};  ///< optional real clock for time-per-tick stats
+    Logger logger{};           ///< where connection events are logged
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

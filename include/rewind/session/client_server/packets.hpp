@@ -116,16 +116,23 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
     return s.ok();
 }
 
-/// Writes (or measures) the entity section: the baseline age in 7 bits (0..64), then the entity list
-/// delta-coded against `m.baseline` (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
+/// Writes (or measures) an entity section: the baseline age in 7 bits (0..64), then `entities` with `stale`
+/// delta-coded against `baseline` (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
 template <class Stream, class EntityRecord>
-bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
+bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const EntityRecord> baseline,
+                          std::vector<EntityRecord>& entities, std::vector<std::uint32_t>& stale) {
     static_assert(!Stream::is_reading, "read with read_snapshot_entities()");
-    if (m.baseline_age == 0 && !m.baseline.empty()) return s.fail(Errc::invalid_argument), false;
-    if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
+    if (baseline_age == 0 && !baseline.empty()) return s.fail(Errc::invalid_argument), false;
+    if (!wire::serialize_int(s, baseline_age, std::uint8_t{0},
                              static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
         return false;
-    return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities);
+    return sync::serialize_entity_delta(s, baseline, entities, stale, kMaxSnapshotEntities);
+}
+
+/// Writes (or measures) the entity section of `m` (write_entity_section).
+template <class Stream, class EntityRecord>
+bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
+    return write_entity_section(s, m.baseline_age, m.baseline, m.entities, m.stale);
 }
 
 /// Reads the entity section of the snapshot with `sequence`. `find(baseline_sequence)` returns the entity

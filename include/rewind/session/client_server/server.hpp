@@ -1,23 +1,20 @@
-/// Server<G>: the authoritative client-server session: seats, input buffers, fixed tick, lag compensation,
-/// snapshots.
+/// Server<G>: the authoritative client-server session for game G: the compiled ServerCore plus the game's
+/// world, its step, lag compensation and snapshot entities.
 #pragma once
 
-#include <rewind/core/fixed_step.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
+#include <rewind/session/client_server/detail/server_core.hpp>
 #include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/game_events.hpp>
-#include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/sync/hitbox_history.hpp>
-#include <rewind/sync/input_jitter_buffer.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,134 +25,137 @@ namespace rwd::client_server {
 /// input per seated player per tick, lag-compensates shots, and sends each client a snapshot at
 /// snapshot_rate_hz. No threads, no clock reads (except the optional stats clock), no callbacks into the app.
 template <ReplicatedGame G>
-class Server {
+class Server final : private ServerGameSide {
 public:
     using State = typename G::State;                ///< the game's world
     using Input = typename G::Input;                ///< one player's input for one tick
     using EntityRecord = typename G::EntityRecord;  ///< one replicated entity with its id
-    using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
-    using Packet = InputPacket<Input>;              ///< the input message
     /// Ticks of hitbox history kept for lag compensation (about 1 s at 60 Hz).
     static constexpr int kHistoryTicks = kHitboxHistoryTicks;
 
     /// A server speaking on `transport` (not owned; must outlive the server) from `initial`. An invalid
     /// config is a programmer error: call config.validate() first.
-    Server(transport::Transport& transport, const ServerConfig& config, const State& initial = State{});
+    Server(transport::Transport& transport, const ServerConfig& config, const State& initial = State{})
+        : core_(transport, config, seats_for(config), *this),
+          state_(initial),
+          history_(sync::HitboxHistoryConfig{config.tick_rate_hz,
+                                             Micros{std::int64_t{config.max_rewind_ms} * 1000}}),
+          sender_(config.snapshots, seats_for(config)) {}
 
     /// Moves the server to `now`: takes in messages, runs due ticks, sends snapshots, drops silent clients.
-    void update(Micros now);
+    void update(Micros now) {
+        const int ticks = core_.update(now);
+        for (int i = 0; i < ticks; ++i) run_tick(now);
+        core_.finish_update();
+    }
 
     /// Sends `code` to the client in `slot`, removes its player at once and closes the connection shortly
     /// after.
-    void kick(int slot, DisconnectCode code, Micros now);
+    void kick(int slot, DisconnectCode code, Micros now) { core_.kick(slot, code, now); }
     /// Optional relevance of entities per client, applied within the area of interest: fn(user, slot, entity)
     /// returns a priority multiplier, <= 0 for "not relevant to this client" (its own entity always is).
     void set_relevance(sync::RelevanceFn<EntityRecord> fn, void* user) { sender_.set_relevance(fn, user); }
     /// Sends an event to every seated client over the reliable channel.
-    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text = {});
+    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text = {}) {
+        core_.broadcast(kind, subject, other, value, text);
+    }
 
     /// The authoritative world (after the last tick).
     [[nodiscard]] const State& state() const { return state_; }
     /// The world, writable: for apps and tests that set up a scene before or between updates.
     [[nodiscard]] State& state() { return state_; }
     /// The next tick to simulate.
-    [[nodiscard]] Tick tick() const { return tick_; }
+    [[nodiscard]] Tick tick() const { return core_.tick(); }
     /// Whether a client holds `slot`.
-    [[nodiscard]] bool seated(int slot) const { return valid(slot) && seat(slot).phase == Phase::seated; }
+    [[nodiscard]] bool seated(int slot) const { return core_.seated(slot); }
     /// Number of seated clients.
-    [[nodiscard]] int seated_count() const;
+    [[nodiscard]] int seated_count() const { return core_.seated_count(); }
     /// The slot of a transport peer, or -1.
-    [[nodiscard]] int slot_of(transport::PeerId peer) const;
+    [[nodiscard]] int slot_of(transport::PeerId peer) const { return core_.slot_of(peer); }
     /// Server-wide stats.
-    [[nodiscard]] const ServerStats& stats() const { return stats_; }
+    [[nodiscard]] const ServerStats& stats() const { return core_.stats(); }
     /// Stats of the client in `slot` (kept after it leaves until the seat is reused).
-    [[nodiscard]] const ServerClientStats& client_stats(int slot) const { return seat(slot).stats; }
+    [[nodiscard]] const ServerClientStats& client_stats(int slot) const { return core_.client_stats(slot); }
     /// The config in use.
-    [[nodiscard]] const ServerConfig& config() const { return config_; }
+    [[nodiscard]] const ServerConfig& config() const { return core_.config(); }
     /// Number of seats offered.
-    [[nodiscard]] int max_clients() const { return max_clients_; }
+    [[nodiscard]] int max_clients() const { return core_.max_clients(); }
 
 private:
-    enum class Phase : std::uint8_t { empty, seated, closing };
-    struct Seat {
-        Phase phase = Phase::empty;
-        transport::PeerId peer = transport::kInvalidPeer;
-        Micros last_heard{};
-        Micros close_at{};
-        sync::InputJitterBuffer<Input> inputs{sync::InputJitterBufferConfig{}};
-        bool has_ping = false;
-        std::uint32_t ping_time = 0;
-        Micros ping_at{};
-        bool has_ack = false;
-        Tick acked_snapshot{};
-        bool has_applied = false;
-        Tick last_applied_tick{};
-        std::uint16_t snapshot_sequence = 0;
-        std::uint32_t event_sequence = 0;
-        bool has_client_id = false;  // from its connect token, when tokens are required
-        std::uint64_t client_id = 0;
-        ServerClientStats stats{};
-        Micros abuse_window_start{};               // when the current abuse window began
-        std::uint32_t abusive_in_window = 0;       // refused input packets in the current window
-        std::uint32_t abusive_windows = 0;         // consecutive abusive windows so far
-        Micros last_abusive_window{-(1LL << 60)};  // when the last abusive window was reached (long ago)
-    };
-    struct Pending {
-        transport::PeerId peer = transport::kInvalidPeer;
-        Micros since{};
-        std::uint32_t malformed = 0;
-        bool closing = false;
-        Micros close_at{};
-    };
+    static int seats_for(const ServerConfig& c) {
+        return c.max_clients > 0 ? std::min(c.max_clients, G::kMaxPlayers) : G::kMaxPlayers;
+    }
 
-    [[nodiscard]] bool valid(int slot) const { return slot >= 0 && slot < max_clients_; }
-    [[nodiscard]] Seat& seat(int slot) { return seats_[static_cast<std::size_t>(slot)]; }
-    [[nodiscard]] const Seat& seat(int slot) const { return seats_[static_cast<std::size_t>(slot)]; }
-    [[nodiscard]] sync::InputJitterBufferConfig jitter_config() const;
+    // ---- ServerGameSide: the one place where the core's bits become the game's types ----
+    bool read_input(wire::ReadStream& s, EncodedInput& out) override {
+        Input in{};
+        return serialize(s, in) && encode_input(in, out);  // the game's quantized input (ADL)
+    }
+    void on_seated(int slot) override {
+        sender_.reset(slot);
+        G::add_player(state_, slot);
+    }
+    void on_unseated(int slot) override { G::remove_player(state_, slot); }
+    [[nodiscard]] std::uint32_t player_entity(int slot) const override {
+        return static_cast<std::uint32_t>(G::player_entity(slot));
+    }
+    void on_snapshot_ack(int slot, Tick tick) override { sender_.ack(slot, tick); }
+    void begin_snapshots() override {
+        G::capture(state_, world_);
+        sender_.begin(world_);
+    }
+    bool write_snapshot_entities(int slot, const SnapshotHeader& head, std::size_t head_bits,
+                                 std::size_t budget_bytes, wire::WriteStream& s,
+                                 SnapshotSectionStats& out) override {
+        return sender_.write(slot, head, head_bits, budget_bytes, s, out);
+    }
+    void commit_snapshot(int slot, const SnapshotHeader& head) override { sender_.commit(slot, head); }
 
-    void on_transport_event(transport::TransportEvent& ev, Micros now);
-    void on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now);
-    void on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now);
-    [[nodiscard]] auth::TokenError check_token(const Pending& p, const ConnectRequest& req, Micros now,
-                                               auth::TokenFields& out) const;
-    void on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now);
-    void on_input(int slot, const Packet& pkt, Micros now);
-    void count_malformed(int slot, Micros now);
-    void count_unexpected(int slot, Micros now);
-    void count_toward_garbage_kick(int slot, Micros now);
-    void count_abusive_packet(int slot, Micros now);
-    void seat_client(transport::PeerId peer, int slot, Micros now);
-    void unseat(int slot);
-    void check_timeouts(Micros now);
-    void run_tick(Micros now);
-    void send_snapshots(Micros now);
-    void send_event(int slot, Event ev);
-    template <class Msg>
-    bool send(transport::PeerId peer, transport::Delivery delivery, Msg& msg, std::uint64_t* bytes = nullptr);
+    void run_tick(Micros now) {
+        const Micros started = core_.stats_clock_now();
+        const Tick tick = core_.tick();
+        bool any_rewound = false;
+        inputs_.fill(Input{});
+        rewound_.active.fill(false);
+        for (int i = 0; i < core_.max_clients(); ++i) {
+            if (!core_.seated(i)) continue;
+            const PoppedInput popped = core_.pop_input(i);
+            Input raw{};
+            (void)decode_input(popped.bits, raw);  // validated when it arrived
+            std::uint32_t violations = 0;
+            const Input in = G::sanitize(raw, violations);
+            core_.add_violations(i, violations);
+            inputs_[static_cast<std::size_t>(i)] = in;
+            if (G::fires(in) && !popped.repeated) {
+                // The view time comes from the client: clamp() keeps it inside the rewind cap and the
+                // history.
+                const auto& hs = history_.stats();
+                const std::uint64_t capped = hs.clamped_rewind + hs.clamped_history;
+                const ViewTime view = history_.clamp(G::view_time(in, tick), tick);
+                core_.count_shot(i, hs.clamped_rewind + hs.clamped_history != capped);
+                any_rewound = history_.fill(rewound_, i, view) || any_rewound;
+            }
+        }
+        if constexpr (EmitsEvents<G>) before_ = state_;
+        G::step(state_, std::span<const Input>(inputs_), any_rewound ? &rewound_ : nullptr);
+        history_.record(tick, state_);
+        if constexpr (EmitsEvents<G>) {
+            game_events_.clear();
+            G::collect_events(before_, state_, game_events_);
+            for (const GameEvent& e : game_events_) core_.broadcast(e.kind, e.subject, e.other, e.value, {});
+        }
+        core_.end_tick(now, started);
+    }
 
-    transport::Transport& transport_;
-    ServerConfig config_;
-    int max_clients_ = 0;
-    FixedStep step_;
+    ServerCore core_;
     State state_;
-    Tick tick_{};
-    bool started_ = false;
-    Micros last_now_{};
-    int snapshot_accumulator_ = 0;
-    std::vector<Seat> seats_;
-    std::vector<Pending> pending_;
-    std::optional<auth::TokenGate> token_gate_;  // set when config.require_token is
+    State before_{};  // the world before the tick, for collect_events
     sync::HitboxHistory<G, kHistoryTicks> history_;
     RewoundTargets<G> rewound_{};
     std::array<Input, G::kMaxPlayers> inputs_{};
     std::vector<GameEvent> game_events_;
-    Snapshot snapshot_{};
-    std::vector<EntityRecord> world_;                            // every entity, captured once per snapshot
-    SnapshotSender<G> sender_{config_.snapshots, max_clients_};  // baselines, interest, priorities, budget
-    std::vector<std::uint8_t> buffer_;
-    ServerStats stats_{};
+    std::vector<EntityRecord> world_;  // every entity, captured once per snapshot
+    SnapshotSender<G> sender_;         // baselines, interest, priorities, budget
 };
 
 }  // namespace rwd::client_server
-
-#include <rewind/session/client_server/detail/server_impl.hpp>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rewind/core/tick.hpp>
+#include <rewind/session/client_server/detail/server_core.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/snapshot_config.hpp>
@@ -41,19 +42,21 @@ template <class G>
 inline constexpr bool kHasPositions = HasEntityPosition<G> || HasEntityXY<G>;
 
 /// The server's end: one planner shared by all seats, one window and priority set per seat. Per snapshot:
-/// begin(world) once, then prepare(slot, packet) -> encode -> commit(slot, packet) per seated client.
+/// begin(world) once, then write(slot, ...) -> send -> commit(slot, ...) per seated client.
 template <ReplicatedGame G>
 class SnapshotSender {
 public:
     using EntityRecord = typename G::EntityRecord;  ///< one entity with its id
-    using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
-
     /// A sender for `max_clients` seats with `config` (must be valid).
     SnapshotSender(const SnapshotConfig& config, int max_clients)
         : config_(config),
           planner_(planner_config(config)),
           clients_(static_cast<std::size_t>(std::max(max_clients, 0))) {
         for (auto& c : clients_) c.reset(static_cast<std::size_t>(config.window));
+        wire::MeasureStream m;
+        SnapshotEntities<EntityRecord> empty;
+        (void)write_snapshot_entities(m, empty);
+        empty_section_bits_ = m.bits_used();
     }
 
     /// A new client took `slot`: no baseline, no priorities.
@@ -85,47 +88,40 @@ public:
         planner_.set_world(std::span<const EntityRecord>(world), positions_, weights_);
     }
 
-    /// Fills the entity part of `packet` (baseline_age, baseline, entities, stale) for the client in `slot`;
-    /// the header fields must be set already (their size comes off the byte budget). `max_message` is the
-    /// transport's.
-    void prepare(int slot, Snapshot& packet, std::size_t max_message) {
+    /// Writes the entity section of `slot`'s snapshot (whose header `head`, `head_bits` long, is already in
+    /// `s`): the relevant entities, delta-coded against the client's acknowledged baseline, by priority
+    /// within `budget_bytes` for the whole message. Fills `out`; false with the stream's error when it
+    /// cannot.
+    bool write(int slot, const SnapshotHeader& head, std::size_t head_bits, std::size_t budget_bytes,
+               wire::WriteStream& s, SnapshotSectionStats& out) {
         auto& client = clients_.at(static_cast<std::size_t>(slot));
-        // Header bits: the message with an empty entity section, minus its one "nothing enters" bit.
-        packet.baseline_age = 0;
-        packet.baseline = {};
-        packet.entities.clear();
-        packet.stale.clear();
-        Framed<Snapshot> f{&packet};
-        header_bits_ = wire::measure_bits(f) - 1;
-        std::size_t budget = max_message;
-        if (config_.budget_bytes > 0)
-            budget = std::min(budget, static_cast<std::size_t>(config_.budget_bytes));
+        // Bits outside the entity list: the header, plus an empty section less its one "nothing enters" bit.
+        header_bits_ = head_bits + empty_section_bits_ - 1;
         // Leave room for the byte padding; the header always goes.
         const auto budget_bits =
-            static_cast<std::int64_t>(budget * 8) - static_cast<std::int64_t>(header_bits_) - 7;
+            static_cast<std::int64_t>(budget_bytes * 8) - static_cast<std::int64_t>(header_bits_) - 7;
         planner_.set_budget_bits(std::max<std::int64_t>(budget_bits, 0));
         const std::uint32_t own = G::player_entity(slot);
         const auto& w = *world_;
         const auto it = std::lower_bound(w.begin(), w.end(), own,
                                          [](const EntityRecord& e, std::uint32_t id) { return e.id < id; });
         const int viewer = it != w.end() && it->id == own ? static_cast<int>(it - w.begin()) : -1;
-        planner_.plan(client, packet.sequence, viewer, plan_, relevance_, relevance_user_, slot);
-        packet.baseline_age = plan_.baseline_age;
-        packet.baseline = plan_.baseline;
-        packet.entities.swap(plan_.view);
-        packet.stale.swap(plan_.stale);
+        planner_.plan(client, head.sequence, viewer, plan_, relevance_, relevance_user_, slot);
+        if (!write_entity_section(s, plan_.baseline_age, plan_.baseline, plan_.view, plan_.stale))
+            return false;
+        out.relevant = plan_.stats.relevant;
+        out.left_out = plan_.stats.stale + plan_.stats.deferred;
+        out.has_baseline = plan_.stats.has_baseline;
+        out.header_bits = header_bits_;
+        return true;
     }
 
-    /// Stores what `packet` made the client hold, once it was handed to the transport.
-    void commit(int slot, Snapshot& packet) {
-        plan_.view.swap(packet.entities);
-        planner_.commit(clients_.at(static_cast<std::size_t>(slot)), packet.sequence, packet.server_tick,
-                        plan_);
-        plan_.view.swap(packet.entities);
-        packet.baseline = {};
+    /// The snapshot last written for `slot` went out: what it made the client hold may become a baseline.
+    void commit(int slot, const SnapshotHeader& head) {
+        planner_.commit(clients_.at(static_cast<std::size_t>(slot)), head.sequence, head.server_tick, plan_);
     }
 
-    /// What the last prepare() decided.
+    /// What the last write() decided.
     [[nodiscard]] const sync::SnapshotPlanStats& last_plan() const { return plan_.stats; }
     /// Bits of the last prepared packet outside its entity list (type, header, baseline age, padding
     /// excluded).
@@ -155,6 +151,7 @@ private:
     sync::RelevanceFn<EntityRecord> relevance_ = nullptr;
     void* relevance_user_ = nullptr;
     std::size_t header_bits_ = 0;
+    std::size_t empty_section_bits_ = 0;  // an entity section with nothing in it
 };
 
 }  // namespace rwd::client_server

@@ -1,0 +1,210 @@
+/// ServerCore: construction, the update and tick cycle, seats, timeouts and kicks.
+#include "server_core_impl.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace rwd::client_server {
+
+ServerCore::Impl::Impl(transport::Transport& t, const ServerConfig& c, int seat_count, ServerGameSide& g)
+    : transport(t),
+      config(c),
+      max_clients(seat_count),
+      game(g),
+      step(FixedStepConfig{c.tick_rate_hz, c.max_tick_catchup}) {
+    seats.resize(static_cast<std::size_t>(max_clients));
+    if (config.require_token) token_gate.emplace(*config.require_token);
+}
+
+sync::InputJitterBufferConfig ServerCore::Impl::jitter_config() const {
+    sync::InputJitterBufferConfig c;
+    c.tick_rate_hz = config.tick_rate_hz;
+    c.buffer_ticks = config.input_buffer_target;
+    c.max_queue = config.input_buffer_cap;
+    c.max_inputs_per_packet = kInputsPerPacket;
+    c.packets_per_second = 2.0 * config.tick_rate_hz;
+    return c;
+}
+
+int ServerCore::Impl::slot_of(transport::PeerId peer) const {
+    for (int i = 0; i < max_clients; ++i)
+        if (seat(i).phase != Phase::empty && seat(i).peer == peer) return i;
+    return -1;
+}
+
+void ServerCore::Impl::unseat(int slot) {
+    Seat& s = seat(slot);
+    const bool was_seated = s.phase == Phase::seated;
+    if (s.phase == Phase::empty) return;
+    if (was_seated) {
+        game.on_unseated(slot);  // no ghosts: nothing of the player stays in the world
+        ++stats.disconnects;
+    }
+    s.phase = Phase::empty;
+    s.peer = transport::kInvalidPeer;
+    s.stats.connected = false;
+    if (was_seated)
+        broadcast(EventKind::leave, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)), {});
+}
+
+void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
+    if (!valid(slot) || seat(slot).phase != Phase::seated) return;
+    Seat& s = seat(slot);
+    Disconnect d{code};
+    send(s.peer, transport::Delivery::reliable_ordered, d, &s.stats.bytes_sent);
+    logf(config.logger, LogLevel::warn, "kicking slot %d: %s", slot, disconnect_code_name(code).data());
+    const transport::PeerId peer = s.peer;
+    unseat(slot);
+    s.phase = Phase::closing;  // keep the peer id until the linger ends so late messages are ignored
+    s.peer = peer;
+    s.close_at = now + config.kick_linger;
+    if (code == DisconnectCode::garbage) ++stats.kicked_garbage;
+    if (code == DisconnectCode::cheating) ++stats.kicked_cheating;
+    if (code == DisconnectCode::timed_out) ++stats.timeouts;
+}
+
+void ServerCore::Impl::check_timeouts(Micros now) {
+    for (int i = 0; i < max_clients; ++i) {
+        Seat& s = seat(i);
+        if (s.phase == Phase::seated && now - s.last_heard > config.client_timeout)
+            kick(i, DisconnectCode::timed_out, now);
+        if (s.phase == Phase::closing && now >= s.close_at) {
+            transport.disconnect(s.peer, transport::DisconnectReason::kicked);
+            s.phase = Phase::empty;
+            s.peer = transport::kInvalidPeer;
+        }
+    }
+    for (Pending& p : pending) {
+        if (!p.closing && now - p.since > config.hello_timeout) {
+            p.closing = true;
+            p.close_at = now;
+            ++stats.timeouts;
+        }
+        if (p.closing && now >= p.close_at) transport.disconnect(p.peer, transport::DisconnectReason::kicked);
+    }
+    std::erase_if(pending, [&](const Pending& p) { return p.closing && now >= p.close_at; });
+}
+
+ServerCore::ServerCore(transport::Transport& transport, const ServerConfig& config, int max_clients,
+                       ServerGameSide& game)
+    : impl_(std::make_unique<Impl>(transport, config, max_clients, game)) {
+    assert(config.validate().ok());
+}
+
+ServerCore::~ServerCore() = default;
+
+int ServerCore::update(Micros now) {
+    Impl& m = *impl_;
+    if (!m.started) {
+        m.started = true;
+        m.last_now = now;
+    }
+    m.transport.update(now);
+    transport::TransportEvent ev;
+    while (m.transport.poll(ev)) m.on_transport_event(ev, now);
+    m.check_timeouts(now);
+
+    const std::uint64_t dropped_before = m.step.dropped_ticks();
+    const int ticks = m.step.advance(now - m.last_now);
+    m.last_now = now;
+    m.stats.ticks_dropped += m.step.dropped_ticks() - dropped_before;
+    return ticks;
+}
+
+void ServerCore::finish_update() {
+    Impl& m = *impl_;
+    for (Impl::Seat& s : m.seats) {
+        if (s.phase != Impl::Phase::seated) continue;
+        const auto ps = m.transport.stats(s.peer);
+        s.stats.kbps_sent = ps.kbps_sent;
+        s.stats.kbps_received = ps.kbps_received;
+    }
+    m.stats.tick = m.tick;
+}
+
+PoppedInput ServerCore::pop_input(int slot) {
+    Impl::Seat& s = impl_->seat(slot);
+    PoppedInput out;
+    out.bits = s.inputs.pop(impl_->tick);
+    out.repeated = s.inputs.last_pop_repeated();
+    if (!out.repeated) {
+        ++s.stats.inputs_applied;
+        s.has_applied = true;  // from the first real input on, a missing one counts as repeated
+    } else if (s.has_applied) {
+        ++s.stats.inputs_repeated;
+    }
+    s.last_applied_tick = impl_->tick;
+    s.stats.input_buffer_depth = static_cast<double>(s.inputs.depth());
+    s.stats.arrival_offset_ticks = s.inputs.arrival_offset_ticks();
+    return out;
+}
+
+void ServerCore::add_violations(int slot, std::uint32_t violations) {
+    if (violations == 0) return;
+    ServerClientStats& st = impl_->seat(slot).stats;
+    st.violations += violations;
+    st.flagged = true;
+}
+
+void ServerCore::count_shot(int slot, bool clamped) {
+    ServerClientStats& st = impl_->seat(slot).stats;
+    ++st.shots;
+    if (clamped) ++st.shots_rewind_clamped;
+}
+
+void ServerCore::end_tick(Micros now, Micros tick_started) {
+    Impl& m = *impl_;
+    ++m.tick;
+    ++m.stats.ticks;
+    for (int i = 0; i < m.max_clients; ++i)
+        if (m.config.max_violations && seated(i) && m.seat(i).stats.violations >= m.config.max_violations)
+            m.kick(i, DisconnectCode::cheating, now);
+
+    m.snapshot_accumulator += m.config.snapshot_rate_hz;
+    if (m.snapshot_accumulator >= m.config.tick_rate_hz) {
+        m.snapshot_accumulator -= m.config.tick_rate_hz;
+        m.send_snapshots(now);
+    }
+    if (m.config.stats_clock.fn) {
+        const Micros dt = m.config.stats_clock.fn(m.config.stats_clock.user) - tick_started;
+        m.stats.last_tick_time = dt;
+        m.stats.max_tick_time = std::max(m.stats.max_tick_time, dt);
+        m.stats.total_tick_time += dt;
+    }
+}
+
+Micros ServerCore::stats_clock_now() const {
+    const StatsClock& c = impl_->config.stats_clock;
+    return c.fn ? c.fn(c.user) : Micros{};
+}
+
+void ServerCore::kick(int slot, DisconnectCode code, Micros now) { impl_->kick(slot, code, now); }
+
+void ServerCore::broadcast(EventKind kind, int subject, int other, std::int32_t value,
+                           const std::string& text) {
+    impl_->broadcast(kind, subject, other, value, text);
+}
+
+Tick ServerCore::tick() const { return impl_->tick; }
+
+bool ServerCore::seated(int slot) const {
+    return impl_->valid(slot) && impl_->seat(slot).phase == Impl::Phase::seated;
+}
+
+int ServerCore::seated_count() const {
+    return static_cast<int>(std::count_if(impl_->seats.begin(), impl_->seats.end(), [](const Impl::Seat& s) {
+        return s.phase == Impl::Phase::seated;
+    }));
+}
+
+int ServerCore::slot_of(transport::PeerId peer) const { return impl_->slot_of(peer); }
+
+const ServerStats& ServerCore::stats() const { return impl_->stats; }
+
+const ServerClientStats& ServerCore::client_stats(int slot) const { return impl_->seat(slot).stats; }
+
+const ServerConfig& ServerCore::config() const { return impl_->config; }
+
+int ServerCore::max_clients() const { return impl_->max_clients; }
+
+}  // namespace rwd::client_server

@@ -1,0 +1,109 @@
+/// ServerCore::Impl: the server core's state (seats, pending hellos, tick clock) and its private operations,
+/// shared by the server_*.cpp files.
+#pragma once
+
+#include <rewind/core/fixed_step.hpp>
+#include <rewind/session/auth/token_gate.hpp>
+#include <rewind/session/client_server/detail/server_core.hpp>
+#include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/sync/input_jitter_buffer.hpp>
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace rwd::client_server {
+
+struct ServerCore::Impl {
+    enum class Phase : std::uint8_t { empty, seated, closing };
+    /// One seat: the connection of the client in it and everything the server tracks about it.
+    struct Seat {
+        Phase phase = Phase::empty;
+        transport::PeerId peer = transport::kInvalidPeer;
+        Micros last_heard{};
+        Micros close_at{};
+        sync::InputJitterBuffer<EncodedInput> inputs{sync::InputJitterBufferConfig{}};
+        bool has_ping = false;
+        std::uint32_t ping_time = 0;
+        Micros ping_at{};
+        bool has_applied = false;
+        Tick last_applied_tick{};
+        std::uint16_t snapshot_sequence = 0;
+        std::uint32_t event_sequence = 0;
+        bool has_client_id = false;  // from its connect token, when tokens are required
+        std::uint64_t client_id = 0;
+        ServerClientStats stats{};
+        Micros abuse_window_start{};               // when the current abuse window began
+        std::uint32_t abusive_in_window = 0;       // refused input packets in the current window
+        std::uint32_t abusive_windows = 0;         // consecutive abusive windows so far
+        Micros last_abusive_window{-(1LL << 60)};  // when the last abusive window was reached (long ago)
+    };
+    /// A connection that has not said hello yet.
+    struct Pending {
+        transport::PeerId peer = transport::kInvalidPeer;
+        Micros since{};
+        std::uint32_t malformed = 0;
+        bool closing = false;
+        Micros close_at{};
+    };
+
+    Impl(transport::Transport& t, const ServerConfig& c, int seats, ServerGameSide& g);
+
+    [[nodiscard]] bool valid(int slot) const { return slot >= 0 && slot < max_clients; }
+    [[nodiscard]] Seat& seat(int slot) { return seats[static_cast<std::size_t>(slot)]; }
+    [[nodiscard]] const Seat& seat(int slot) const { return seats[static_cast<std::size_t>(slot)]; }
+    [[nodiscard]] sync::InputJitterBufferConfig jitter_config() const;
+    [[nodiscard]] int slot_of(transport::PeerId peer) const;
+
+    // connections and hellos (server_hello.cpp)
+    void on_transport_event(transport::TransportEvent& ev, Micros now);
+    void on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now);
+    void on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now);
+    [[nodiscard]] auth::TokenError check_token(const Pending& p, const ConnectRequest& req, Micros now,
+                                               auth::TokenFields& out) const;
+    void seat_client(transport::PeerId peer, int slot, Micros now);
+    // messages from seated clients and the abuse accounting (server_receive.cpp)
+    void on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now);
+    void on_input(int slot, std::span<const std::uint8_t> data, Micros now);
+    void count_malformed(int slot, Micros now);
+    void count_unexpected(int slot, Micros now);
+    void count_toward_garbage_kick(int slot, Micros now);
+    void count_abusive_packet(int slot, Micros now);
+    // seats, timeouts and kicks (server_core.cpp)
+    void unseat(int slot);
+    void kick(int slot, DisconnectCode code, Micros now);
+    void check_timeouts(Micros now);
+    // what goes out (server_send.cpp)
+    void send_snapshots(Micros now);
+    void send_snapshot(int slot, Micros now, std::size_t max_size, std::size_t datagram_overhead);
+    void send_event(int slot, Event ev);
+    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text);
+    template <class Msg>
+    bool send(transport::PeerId peer, transport::Delivery delivery, Msg& msg,
+              std::uint64_t* bytes = nullptr) {
+        if (!encode_message(msg, buffer).ok() || !transport.send(peer, delivery, buffer).ok()) {
+            ++stats.send_failures;
+            return false;
+        }
+        if (bytes) *bytes += buffer.size();
+        return true;
+    }
+
+    transport::Transport& transport;
+    ServerConfig config;
+    int max_clients = 0;
+    ServerGameSide& game;
+    FixedStep step;
+    Tick tick{};
+    bool started = false;
+    Micros last_now{};
+    int snapshot_accumulator = 0;
+    std::vector<Seat> seats;
+    std::vector<Pending> pending;
+    std::optional<auth::TokenGate> token_gate;  // set when config.require_token is
+    std::vector<std::uint8_t> buffer;
+    std::vector<EncodedInput> packet_inputs;  // scratch: the inputs of one input packet
+    ServerStats stats{};
+};
+
+}  // namespace rwd::client_server

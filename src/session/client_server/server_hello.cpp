@@ -1,0 +1,132 @@
+/// ServerCore: connections, hellos, connect tokens and seating a client.
+#include "server_core_impl.hpp"
+
+#include <algorithm>
+
+namespace rwd::client_server {
+
+void ServerCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros now) {
+    using Type = transport::TransportEvent::Type;
+    if (ev.type == Type::connected) {
+        pending.push_back(Pending{ev.peer, now, 0, false, {}});
+        return;
+    }
+    if (ev.type == Type::disconnected) {
+        std::erase_if(pending, [&](const Pending& p) { return p.peer == ev.peer; });
+        const int slot = slot_of(ev.peer);
+        if (slot >= 0) {
+            if (seat(slot).phase == Phase::seated) logf(config.logger, LogLevel::info, "slot %d left", slot);
+            unseat(slot);
+        }
+        return;
+    }
+    on_message(ev.peer, ev.data, now);
+}
+
+void ServerCore::Impl::on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now) {
+    const int slot = slot_of(peer);
+    if (slot >= 0) {
+        if (seat(slot).phase == Phase::seated) on_seat_message(slot, data, now);
+        return;  // a closing seat is past listening to
+    }
+    for (Pending& p : pending)
+        if (p.peer == peer && !p.closing) return on_hello(p, data, now);
+}
+
+void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now) {
+    ConnectRequest req;
+    if (!decode_message(data, req).ok()) {
+        ++stats.malformed;
+        if (config.max_malformed && ++p.malformed >= config.max_malformed) {
+            p.closing = true;
+            p.close_at = now + config.kick_linger;
+            Disconnect d{DisconnectCode::garbage};
+            send(p.peer, transport::Delivery::reliable_ordered, d);
+            ++stats.kicked_garbage;
+        }
+        return;
+    }
+    DisconnectCode refuse = DisconnectCode::none;
+    auth::TokenError why = auth::TokenError::none;
+    auth::TokenFields token;
+    int slot = -1;
+    if (req.protocol_id != kProtocolId || req.version != kProtocolVersion || req.game_id != config.game_id) {
+        refuse = DisconnectCode::bad_protocol;
+    } else if (token_gate && (why = check_token(p, req, now, token)) != auth::TokenError::none) {
+        refuse = DisconnectCode::unauthorized;  // before a seat or any game state exists
+    } else {
+        for (int i = 0; i < max_clients && slot < 0; ++i)
+            if (seat(i).phase == Phase::empty) slot = i;
+        if (slot < 0) refuse = DisconnectCode::server_full;
+        // Bound to this connection only once it will be seated: a client refused for a full house keeps its
+        // token.
+        else if (token_gate && (why = token_gate->admit(token, p.peer, now)) != auth::TokenError::none)
+            refuse = DisconnectCode::unauthorized;
+    }
+    if (refuse != DisconnectCode::none) {
+        ++stats.refused;
+        if (refuse == DisconnectCode::unauthorized) ++stats.token_refusals[static_cast<std::size_t>(why)];
+        Disconnect d{refuse, why};
+        send(p.peer, transport::Delivery::reliable_ordered, d);
+        p.closing = true;
+        p.close_at = now + config.kick_linger;
+        const char* reason = why == auth::TokenError::none ? "" : auth::token_error_name(why).data();
+        logf(config.logger, LogLevel::info, "refused peer %u: %s %s", p.peer,
+             disconnect_code_name(refuse).data(), reason);
+        return;
+    }
+    const transport::PeerId peer = p.peer;
+    std::erase_if(pending, [&](const Pending& q) { return q.peer == peer; });
+    seat_client(peer, slot, now);
+    if (token_gate) {
+        seat(slot).has_client_id = true;
+        seat(slot).client_id = token.client_id;
+    }
+}
+
+auth::TokenError ServerCore::Impl::check_token(const Pending& p, const ConnectRequest& req, Micros now,
+                                               auth::TokenFields& out) const {
+    auto verified = token_gate->verify(req.token, config.game_id, now);
+    if (!verified.ok()) return auth::token_error(verified.error());
+    // The same token from a second connection is a copy, whether or not the first still plays.
+    if (const auto e = token_gate->check_replay(*verified, p.peer, now); e != auth::TokenError::none)
+        return e;
+    // One account, one seat: a second live connection with another token of the same client id is refused.
+    for (int i = 0; i < max_clients; ++i)
+        if (seat(i).phase == Phase::seated && seat(i).has_client_id &&
+            seat(i).client_id == verified->client_id)
+            return auth::TokenError::client_in_use;
+    out = std::move(verified.value());
+    return auth::TokenError::none;
+}
+
+void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now) {
+    Seat& s = seat(slot);
+    s = Seat{};
+    s.phase = Phase::seated;
+    s.peer = peer;
+    s.last_heard = now;
+    s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
+    s.stats.connected = true;
+    s.stats.peer = peer;
+    game.on_seated(slot);  // its player enters the world; no baseline yet: the first snapshot is in full
+    ++stats.connects;
+    ConnectAccept acc{static_cast<std::uint8_t>(slot), tick, static_cast<std::uint16_t>(config.tick_rate_hz),
+                      static_cast<std::uint8_t>(config.snapshot_rate_hz),
+                      static_cast<std::uint8_t>(config.input_buffer_target)};
+    send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+    // The newcomer learns who is already here, then everyone learns of the newcomer.
+    for (int i = 0; i < max_clients; ++i)
+        if (i != slot && seat(i).phase == Phase::seated)
+            send_event(slot, Event{0,
+                                   EventKind::spawn,
+                                   tick,
+                                   static_cast<std::uint8_t>(i),
+                                   static_cast<std::uint8_t>(i),
+                                   static_cast<std::int32_t>(game.player_entity(i)),
+                                   {}});
+    broadcast(EventKind::spawn, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)), {});
+    logf(config.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
+}
+
+}  // namespace rwd::client_server

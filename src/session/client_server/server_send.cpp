@@ -1,0 +1,94 @@
+/// ServerCore: what goes out: snapshots (header here, entity section from the game side) and reliable events.
+#include "server_core_impl.hpp"
+
+#include <rewind/wire/message.hpp>
+#include <rewind/wire/stream.hpp>
+
+#include <algorithm>
+
+namespace rwd::client_server {
+
+void ServerCore::Impl::send_snapshots(Micros now) {
+    game.begin_snapshots();  // the world is captured once, shared by every client's snapshot
+    const std::size_t max_size = transport.max_message_size();
+    const std::size_t datagram_overhead = kUdpIpHeaderBytes + transport.header_bytes();
+    for (int i = 0; i < max_clients; ++i)
+        if (seat(i).phase == Phase::seated) send_snapshot(i, now, max_size, datagram_overhead);
+}
+
+void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
+                                     std::size_t datagram_overhead) {
+    Seat& s = seat(slot);
+    SnapshotHeader head;
+    head.sequence = s.snapshot_sequence++;
+    head.server_tick = tick - 1;  // the state after the tick just simulated
+    head.has_input = s.has_applied;
+    head.last_input_tick = s.last_applied_tick;
+    const double tick_us = 1e6 / config.tick_rate_hz;
+    const double offset_us = std::clamp(s.inputs.arrival_offset_ticks() * tick_us,
+                                        -double(kMaxArrivalOffsetUs), double(kMaxArrivalOffsetUs));
+    head.arrival_offset_us = static_cast<std::int32_t>(offset_us);
+    head.input_buffer_depth = static_cast<std::uint8_t>(std::clamp(s.inputs.depth(), 0, 255));
+    head.pong_time = s.ping_time;
+    const std::int64_t hold = s.has_ping ? (now - s.ping_at).count : 0;
+    head.pong_hold_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(hold, 0, 0xFFFFFFFF));
+
+    // The message is written into a buffer of the transport's largest size: a snapshot that does not fit is
+    // an overflow (the byte budget keeps this to a single entity larger than a datagram), anything else a
+    // failure.
+    buffer.resize(max_size);
+    wire::WriteStream out{std::span<std::uint8_t>(buffer)};
+    Framed<SnapshotHeader> framed{&head};
+    const bool head_ok = serialize(out, framed);
+    const std::size_t head_bits = out.bits_used();
+    std::size_t budget = max_size;
+    if (config.snapshots.budget_bytes > 0)
+        budget = std::min(budget, static_cast<std::size_t>(config.snapshots.budget_bytes));
+    SnapshotSectionStats section;
+    const bool ok = head_ok && game.write_snapshot_entities(slot, head, head_bits, budget, out, section);
+    if (!ok || !out.ok()) {
+        if (out.error() == Errc::out_of_space)
+            ++stats.snapshot_overflow;
+        else
+            ++stats.send_failures;
+        return;
+    }
+    out.flush();
+    buffer.resize(out.bytes_used());
+    if (!transport.send(s.peer, transport::Delivery::unreliable, buffer).ok()) {
+        ++stats.send_failures;
+        return;
+    }
+    game.commit_snapshot(slot, head);
+    ServerClientStats& st = s.stats;
+    st.snapshot_wire_bytes_total += buffer.size() + datagram_overhead;
+    st.snapshot_entity_bits_total += buffer.size() * 8 - std::min(buffer.size() * 8, section.header_bits);
+    st.snapshot_entities_total += section.relevant;
+    st.snapshots_with_baseline += section.has_baseline ? 1 : 0;
+    st.entities_left_out_total += section.left_out;
+    st.bytes_sent += buffer.size();
+    ++st.snapshots_sent;
+    st.last_snapshot_bytes = buffer.size();
+    st.max_snapshot_bytes = std::max(st.max_snapshot_bytes, buffer.size());
+    st.snapshot_bytes_total += buffer.size();
+    st.snapshot_kbps =
+        snapshot_kbps(st.snapshot_wire_bytes_total, st.snapshots_sent, config.snapshot_rate_hz);
+    ++stats.snapshots_sent;
+}
+
+void ServerCore::Impl::send_event(int slot, Event ev) {
+    Seat& s = seat(slot);
+    ev.sequence = s.event_sequence++;
+    if (send(s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent)) ++s.stats.events_sent;
+}
+
+void ServerCore::Impl::broadcast(EventKind kind, int subject, int other, std::int32_t value,
+                                 const std::string& text) {
+    ++stats.events;
+    Event ev{0,     kind, tick, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other),
+             value, text};
+    for (int i = 0; i < max_clients; ++i)
+        if (seat(i).phase == Phase::seated) send_event(i, ev);
+}
+
+}  // namespace rwd::client_server
