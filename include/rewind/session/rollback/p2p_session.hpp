@@ -11,9 +11,7 @@
 #include <rewind/session/rollback/types.hpp>
 #include <rewind/transport/transport.hpp>
 
-#include <algorithm>
 #include <array>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -153,6 +151,8 @@ private:
         Frame frame = kNullFrame;
         State state;
     };
+    /// States kept for forensics: a desync is reported within a few checksum intervals.
+    static constexpr std::size_t kMaxSnapshots = 8;
 
     /// The one place an Input becomes bits.
     static bool encode(const Input& in, InputBits& out) { return input_to_bits<G>(in, out); }
@@ -220,16 +220,17 @@ private:
     }
     bool checksum_after(Frame f, std::uint64_t& out) const override { return frame_checksum(f, out); }
     void keep_snapshot(Frame f) override {
+        if (snapshots_.size() == kMaxSnapshots) snapshots_.erase(snapshots_.begin());
         snapshots_.push_back(Saved{f, f + 1 == core_.current_frame() ? state_ : saved(f + 1).state});
-        if (snapshots_.size() > 8) snapshots_.pop_front();
     }
     void forget_snapshots_after(Frame f) override {
         while (!snapshots_.empty() && snapshots_.back().frame > f) snapshots_.pop_back();
     }
     const Saved* snapshot(Frame f) const {
-        const auto it =
-            std::find_if(snapshots_.begin(), snapshots_.end(), [&](const Saved& s) { return s.frame == f; });
-        return it != snapshots_.end() ? &*it : nullptr;
+        for (const Saved& s : snapshots_) {
+            if (s.frame == f) return &s;
+        }
+        return nullptr;
     }
     bool snapshot_bytes(Frame f, detail::StateBytes& out) const override {
         const Saved* s = snapshot(f);
@@ -253,7 +254,7 @@ private:
 
     State state_;
     std::vector<Saved> ring_;         // the state at the start of each of the last max_prediction+1 frames
-    std::deque<Saved> snapshots_;     // states after checksummed frames, for forensics (bounded)
+    std::vector<Saved> snapshots_;    // states after the newest checksummed frames, for forensics
     std::vector<Input> game_inputs_;  // scratch: one input per game slot for G::step
     ClockFn clock_;
     int num_players_;
