@@ -1,4 +1,7 @@
-// P2PConfig validation and the readable names of rollback events and advance results.
+/// Rollback config validation (P2P, spectator, sync test) and the readable names of events and advance
+/// results.
+#include <rewind/session/rollback/spectator_config.hpp>
+#include <rewind/session/rollback/sync_test_config.hpp>
 #include <rewind/session/rollback/types.hpp>
 
 namespace rwd::rollback {
@@ -92,6 +95,29 @@ std::string_view advance_status_name(AdvanceStatus status) {
             return "finished";
     }
     return "unknown";
+}
+
+Status SpectatorConfig::validate() const {
+    if (num_players < 1 || num_players > kMaxSessionPlayers)
+        return Error{Errc::invalid_config, "num_players 1..8"};
+    if (catchup_threshold < 0 || max_catchup_frames < 1 || max_catchup_frames > 1000) {
+        return Error{Errc::invalid_config, "catchup_threshold >= 0, max_catchup_frames 1..1000"};
+    }
+    if (sync_roundtrips < 1 || disconnect_notice <= Micros{0} || disconnect_timeout < disconnect_notice ||
+        sync_retry <= Micros{0} || keepalive_interval <= Micros{0} || ack_interval <= Micros{0} ||
+        quality_interval <= Micros{0}) {
+        return Error{Errc::invalid_config, "bad handshake or timeout values"};
+    }
+    return {};
+}
+
+Status SyncTestConfig::validate() const {
+    if (num_players < 1 || num_players > kMaxSessionPlayers)
+        return Error{Errc::invalid_config, "num_players 1..8"};
+    if (check_distance < 1 || check_distance > kMaxPredictionWindow) {
+        return Error{Errc::invalid_config, "check_distance must be 1..32"};
+    }
+    return {};
 }
 
 }  // namespace rwd::rollback

@@ -1,6 +1,6 @@
-// PeerLink: handshake with random nonces, quality pings, keepalives and silence detection for one rollback
-// peer.
-#include <rewind/session/rollback/detail/peer_link.hpp>
+/// PeerLink: handshake with random nonces, quality pings, keepalives and silence detection for one rollback
+/// peer.
+#include "session/rollback/peer_link.hpp"
 
 namespace rwd::rollback::detail {
 

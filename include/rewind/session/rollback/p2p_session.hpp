@@ -2,20 +2,19 @@
 #pragma once
 
 #include <rewind/core/result.hpp>
-#include <rewind/core/rng.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/rollback/desync.hpp>
-#include <rewind/session/rollback/detail/input_queue.hpp>
-#include <rewind/session/rollback/detail/peer_link.hpp>
+#include <rewind/session/rollback/detail/p2p_core.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
 #include <rewind/session/rollback/protocol.hpp>
 #include <rewind/session/rollback/types.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <array>
-#include <deque>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace rwd::rollback {
@@ -25,8 +24,11 @@ namespace rwd::rollback {
 /// advance(now). Missing remote input is predicted; when the real input differs the session loads the saved
 /// state of the first wrong frame and re-simulates to the present. The app renders state(), fires one-shot
 /// effects only for is_confirmed() frames, follows time_scale() to stay in step, and reads poll_event().
+///
+/// This template is the game's side only: the State, its save ring, the simulation and the translation
+/// between Input and the bits the compiled core (detail::P2PCore) exchanges with the peers.
 template <DeterministicGame G>
-class P2PSession {
+class P2PSession : private detail::GameAccess {
 public:
     using State = typename G::State;  ///< the game's state
     using Input = typename G::Input;  ///< one player's input for one frame
@@ -34,163 +36,235 @@ public:
     /// A session, or invalid_config when `config` does not validate or G::kMaxPlayers < num_players.
     [[nodiscard]] static Result<std::unique_ptr<P2PSession>> create(transport::Transport& transport,
                                                                     const P2PConfig& config,
-                                                                    const State& initial);
+                                                                    const State& initial) {
+        if (Status s = config.validate(); !s.ok()) return s.error();
+        if (G::kMaxPlayers < config.num_players)
+            return Error{Errc::invalid_config, "num_players > G::kMaxPlayers"};
+        return std::make_unique<P2PSession>(transport, config, initial);
+    }
     /// A session; `config` must validate (use create() to check).
-    P2PSession(transport::Transport& transport, const P2PConfig& config, const State& initial);
+    P2PSession(transport::Transport& transport, const P2PConfig& config, const State& initial)
+        : state_(initial),
+          ring_(static_cast<std::size_t>(config.max_prediction) + 1, Saved{kNullFrame, initial}),
+          game_inputs_(static_cast<std::size_t>(G::kMaxPlayers), Input{}),
+          clock_(config.clock),
+          num_players_(config.num_players),
+          neutral_ok_(canonical(Input{}, neutral_)),
+          core_(transport, config, &check_bits, neutral_ok_ ? &neutral_ : nullptr, *this) {}
+    /// The core keeps a reference to this session: it stays where it was made.
+    P2PSession(const P2PSession&) = delete;
+    P2PSession& operator=(const P2PSession&) = delete;
+    ~P2PSession() = default;
 
     /// Seats a local player in `slot` (before the first update()).
-    [[nodiscard]] Status add_local_player(int slot);
+    [[nodiscard]] Status add_local_player(int slot) { return core_.add_local_player(slot); }
     /// Seats a remote player in `slot`, reached through the transport's `peer` (before the first update()).
-    [[nodiscard]] Status add_remote_player(int slot, transport::PeerId peer);
+    [[nodiscard]] Status add_remote_player(int slot, transport::PeerId peer) {
+        return core_.add_remote_player(slot, peer);
+    }
     /// Registers a spectator ahead of time (spectators may also just join by handshaking, up to
     /// max_spectators).
-    [[nodiscard]] Status add_spectator(transport::PeerId peer);
+    [[nodiscard]] Status add_spectator(transport::PeerId peer) { return core_.add_spectator(peer); }
 
-    /// This frame's input for local `slot`; used by the next advance() (a later call replaces it).
-    [[nodiscard]] Status add_local_input(int slot, const Input& input);
+    /// This frame's input for local `slot`; used by the next advance() (a later call replaces it). The
+    /// session simulates the input as the peers decode it from the wire.
+    [[nodiscard]] Status add_local_input(int slot, const Input& input) {
+        if (core_.player_kind(slot) != PlayerKind::local)
+            return Error{Errc::invalid_argument, "not a local player"};
+        InputBits bits;
+        Input decoded{};
+        if (!encode(input, bits) || !bits_to_input<G>(bits, decoded))
+            return Error{Errc::invalid_argument, "input does not serialize"};
+        return core_.add_local_input(slot, bits);
+    }
     /// Network only: receives, acknowledges, resends, times out, rolls back if a late input demands it.
-    void update(Micros now);
+    void update(Micros now) { core_.update(now); }
     /// update(now), then simulates one frame if every peer is synchronized, all local inputs are given and
     /// the session is within max_prediction frames of the slowest peer. See AdvanceResult for what happened.
-    AdvanceResult advance(Micros now);
+    AdvanceResult advance(Micros now) { return core_.advance(now); }
     /// Says goodbye to every peer and spectator; the session stops sending.
-    void close(Micros now);
+    void close(Micros now) { core_.close(now); }
     /// Drops a remote player on purpose (e.g. kicked); its input is neutral from its last confirmed frame on.
-    void disconnect_player(int slot);
+    void disconnect_player(int slot) { core_.disconnect_player(slot); }
 
     /// Changes the local input delay mid-match. Longer: the gap repeats the last input; shorter: frames whose
     /// input repeats the previous one are merged away. No frame freezes and no distinct input is lost.
-    [[nodiscard]] Status set_input_delay(int frames);
+    [[nodiscard]] Status set_input_delay(int frames) { return core_.set_input_delay(frames); }
     /// The current input delay target.
-    [[nodiscard]] int input_delay() const { return delay_; }
+    [[nodiscard]] int input_delay() const { return core_.input_delay(); }
     /// The delay the newest local input really got (converges to input_delay() after a change).
-    [[nodiscard]] int effective_input_delay() const { return last_local_frame_ - (frame_ - 1); }
+    [[nodiscard]] int effective_input_delay() const { return core_.effective_input_delay(); }
 
     /// The state at the start of current_frame() (after every rollback so far).
     [[nodiscard]] const State& state() const { return state_; }
     /// The next frame to simulate; frames before it have been simulated.
-    [[nodiscard]] Frame current_frame() const { return frame_; }
+    [[nodiscard]] Frame current_frame() const { return core_.current_frame(); }
     /// The newest simulated frame whose inputs are all final (kNullFrame if none).
-    [[nodiscard]] Frame confirmed_frame() const;
+    [[nodiscard]] Frame confirmed_frame() const { return core_.confirmed_frame(); }
     /// Whether `frame` is simulated with final inputs: fire sounds and particles of it now, exactly once.
     [[nodiscard]] bool is_confirmed(Frame frame) const { return frame >= 0 && frame <= confirmed_frame(); }
     /// Whether every peer finished the handshake and frames advance.
-    [[nodiscard]] bool running() const { return running_; }
+    [[nodiscard]] bool running() const { return core_.running(); }
     /// Frames ahead of the slowest peer (averaged; negative when behind).
-    [[nodiscard]] double frames_ahead() const { return frames_ahead_; }
+    [[nodiscard]] double frames_ahead() const { return core_.frames_ahead(); }
     /// Recommended speed: run the frame clock at this multiple of nominal (e.g. 0.98 when ahead).
-    [[nodiscard]] double time_scale() const { return time_scale_; }
+    [[nodiscard]] double time_scale() const { return core_.time_scale(); }
     /// Pops the oldest event; false when none.
-    bool poll_event(SessionEvent& out);
+    bool poll_event(SessionEvent& out) { return core_.poll_event(out); }
 
     /// The checksum of the state after `frame` if it is still in the save ring (or current); false otherwise.
-    bool frame_checksum(Frame frame, std::uint64_t& out) const;
+    bool frame_checksum(Frame frame, std::uint64_t& out) const {
+        const Frame next = core_.current_frame();
+        if (frame < 0 || frame >= next) return false;
+        if (frame + 1 == next) {
+            out = G::checksum(state_);
+            return true;
+        }
+        const Saved& s = saved(frame + 1);
+        if (s.frame != frame + 1) return false;
+        out = G::checksum(s.state);
+        return true;
+    }
     /// The final input of `slot` at `frame` if still stored; false otherwise.
-    bool confirmed_input(int slot, Frame frame, Input& out) const;
+    bool confirmed_input(int slot, Frame frame, Input& out) const {
+        const InputBits* bits = nullptr;
+        if (!core_.confirmed_input(slot, frame, bits)) return false;
+        out = bits != nullptr ? decode(*bits) : Input{};
+        return true;
+    }
     /// Who plays in `slot`.
-    [[nodiscard]] PlayerKind player_kind(int slot) const;
+    [[nodiscard]] PlayerKind player_kind(int slot) const { return core_.player_kind(slot); }
 
     /// Session-wide statistics.
-    [[nodiscard]] SessionStats stats() const;
+    [[nodiscard]] SessionStats stats() const { return core_.stats(); }
     /// Statistics per remote peer and spectator.
-    [[nodiscard]] std::vector<PeerStatsRb> peer_stats() const;
+    [[nodiscard]] std::vector<PeerStatsRb> peer_stats() const { return core_.peer_stats(); }
     /// Desync reports, newest last; `complete` once the remote state arrived.
-    [[nodiscard]] const std::vector<DesyncReport>& desync_reports() const { return reports_; }
+    [[nodiscard]] const std::vector<DesyncReport>& desync_reports() const { return core_.desync_reports(); }
     /// The session's config.
-    [[nodiscard]] const P2PConfig& config() const { return cfg_; }
+    [[nodiscard]] const P2PConfig& config() const { return core_.config(); }
     /// Spectators currently connected.
-    [[nodiscard]] int num_spectators() const;
+    [[nodiscard]] int num_spectators() const { return core_.num_spectators(); }
 
 private:
-    struct Slot {
-        PlayerKind kind = PlayerKind::none;
-        transport::PeerId peer = transport::kInvalidPeer;
-        int link = -1;
-    };
     struct Saved {
         Frame frame = kNullFrame;
         State state;
     };
+    /// States kept for forensics: a desync is reported within a few checksum intervals.
+    static constexpr std::size_t kMaxSnapshots = 8;
 
-    // network (detail/p2p_network.hpp)
-    void start(Micros now);
-    void receive(Micros now);
-    int find_link(transport::PeerId peer) const;
-    void handle_message(int link, const Message& msg, Micros now);
-    void handle_unknown(transport::PeerId peer, const Message& msg, Micros now);
-    void handle_input(int link, const Message& msg, Micros now);
-    void handle_link_events(int link, Micros now);
-    void apply_disconnect(int slot, Frame last);
-    void send_all(Micros now, bool force);
-    void send_player_inputs(detail::PeerLink& l, Micros now);
-    void send_spectator_inputs(detail::PeerLink& l, Micros now);
-    void handle_forensics(int link, const Message& msg, Micros now);
-    void push_event(SessionEvent e) { events_.push_back(e); }
-    void drop_spectator(detail::PeerLink& l, Micros now);
-    Frame history_end() const {
-        return history_start_ +
-               static_cast<Frame>(history_.size() / static_cast<std::size_t>(cfg_.num_players));
+    /// The one place an Input becomes bits.
+    static bool encode(const Input& in, InputBits& out) { return input_to_bits<G>(in, out); }
+    /// The one place bits become an Input (bits the core holds were all checked: neutral on a broken game).
+    static Input decode(const InputBits& bits) {
+        Input in{};
+        return bits_to_input<G>(bits, in) ? in : Input{};
     }
-    // simulation (detail/p2p_simulation.hpp)
-    Input input_for(int slot, Frame f) const;
-    Frame remote_confirmed() const;
-    void simulate(Frame f);
-    void resolve_rollback();
-    bool commit_local_inputs();
-    void process_confirmed();
-    void compare_checksums();
-    void update_time_sync();
-    std::uint32_t status_tag(Frame f) const;
-    Frame oldest_needed() const { return frame_ - cfg_.max_prediction - 1; }
-    void note_incorrect(int slot, Frame f);
+    /// Whether `in` has bits that decode back to exactly `in` (written to `out`).
+    static bool canonical(const Input& in, InputBits& out) {
+        Input back{};
+        return encode(in, out) && bits_to_input<G>(out, back) && back == in;
+    }
+    /// The core's check of untrusted bits from the network.
+    static bool check_bits(const InputBits& bits) {
+        Input in{};
+        return bits_to_input<G>(bits, in);
+    }
+    /// decode() with a one-entry memo per slot (inputs mostly repeat from frame to frame).
+    const Input& decode_cached(int slot, const InputBits& bits) {
+        const auto i = static_cast<std::size_t>(slot);
+        if (!memo_valid_[i] || !(memo_bits_[i] == bits)) {
+            memo_input_[i] = decode(bits);
+            memo_bits_[i] = bits;
+            memo_valid_[i] = true;
+        }
+        return memo_input_[i];
+    }
+    const Saved& saved(Frame f) const { return ring_[static_cast<std::size_t>(f) % ring_.size()]; }
 
-    transport::Transport& transport_;
-    P2PConfig cfg_;
-    detail::Sender sender_;
-    Rng rng_;
-    std::uint32_t nonce_ = 0;
-    std::array<Slot, kMaxSessionPlayers> slots_{};
-    std::vector<detail::InputQueue<Input>> queues_;
-    std::vector<detail::PeerLink> links_;
-    std::vector<detail::LinkEvent> link_events_;
-    std::deque<SessionEvent> events_;
-    bool started_ = false;
-    bool running_ = false;
-    bool closed_ = false;
-    Micros running_since_{};
-    Micros last_now_{};
+    /// The input `slot` simulates `f` with, recorded in the core as the bits it stands for.
+    Input input_at(int slot, Frame f) {
+        const detail::FrameInput src = core_.frame_input(slot, f);
+        Input in = src.bits != nullptr ? decode_cached(slot, *src.bits) : Input{};
+        const InputBits* used = src.bits != nullptr ? src.bits : core_.neutral_bits();
+        if constexpr (HasInputPredictor<G>) {
+            if (src.predicted) {
+                in = G::predict_input(in, src.frames_since);
+                // A guess without canonical bits can never equal a confirmed input: record it as unknown.
+                used = canonical(in, predicted_bits_) ? &predicted_bits_ : nullptr;
+            }
+        }
+        core_.set_used(slot, f, used);
+        return in;
+    }
+
+    // detail::GameAccess: what the core asks of the game.
+    detail::SimTiming simulate(Frame f) override {
+        const std::uint64_t t0 = clock_.now_ns();
+        Saved& s = ring_[static_cast<std::size_t>(f) % ring_.size()];
+        s.frame = f;
+        s.state = state_;
+        const std::uint64_t t1 = clock_.now_ns();
+        for (int p = 0; p < G::kMaxPlayers; ++p)
+            game_inputs_[static_cast<std::size_t>(p)] = p < num_players_ ? input_at(p, f) : Input{};
+        G::step(state_, std::span<const Input>(game_inputs_.data(), game_inputs_.size()), nullptr);
+        const std::uint64_t t2 = clock_.now_ns();
+        return detail::SimTiming{t1 - t0, t2 - t1};
+    }
+    bool load(Frame f) override {
+        const Saved& s = saved(f);
+        if (s.frame != f) return false;
+        state_ = s.state;
+        return true;
+    }
+    bool checksum_after(Frame f, std::uint64_t& out) const override { return frame_checksum(f, out); }
+    void keep_snapshot(Frame f) override {
+        if (snapshots_.size() == kMaxSnapshots) snapshots_.erase(snapshots_.begin());
+        snapshots_.push_back(Saved{f, f + 1 == core_.current_frame() ? state_ : saved(f + 1).state});
+    }
+    void forget_snapshots_after(Frame f) override {
+        while (!snapshots_.empty() && snapshots_.back().frame > f) snapshots_.pop_back();
+    }
+    const Saved* snapshot(Frame f) const {
+        for (const Saved& s : snapshots_) {
+            if (s.frame == f) return &s;
+        }
+        return nullptr;
+    }
+    bool snapshot_bytes(Frame f, detail::StateBytes& out) const override {
+        const Saved* s = snapshot(f);
+        if (s == nullptr) return false;
+        out.bytes = state_to_bytes<G>(s->state, out.serialized);
+        out.checksum = G::checksum(s->state);
+        return true;
+    }
+    void describe_diff(const DesyncReport& report, std::string& diff) const override {
+        if constexpr (DescribesDiff<G>) {
+            const Saved* local = snapshot(report.frame);
+            State remote{};
+            if (local != nullptr && report.remote_serialized &&
+                state_from_bytes<G>(report.remote_state, remote))
+                G::describe_diff(local->state, remote, diff);
+        } else {
+            (void)report;
+            (void)diff;
+        }
+    }
 
     State state_;
-    Frame frame_ = 0;
-    std::vector<Saved> ring_;
-    Frame first_incorrect_ = kNullFrame;
-    int incorrect_link_ = -1;
-    std::array<Input, kMaxSessionPlayers> pending_{};
-    std::array<bool, kMaxSessionPlayers> has_pending_{};
-    std::array<Input, kMaxSessionPlayers> last_local_{};
-    Frame last_local_frame_ = kNullFrame;
-    Frame committed_for_ = kNullFrame;  // the frame whose local input was committed last
-    int delay_ = 2;
+    std::vector<Saved> ring_;         // the state at the start of each of the last max_prediction+1 frames
+    std::vector<Saved> snapshots_;    // states after the newest checksummed frames, for forensics
     std::vector<Input> game_inputs_;  // scratch: one input per game slot for G::step
-
-    Frame checked_through_ = kNullFrame;        // frames whose confirmation was processed
-    std::deque<ChecksumReport> local_reports_;  // our checksums of confirmed frames (bounded)
-    ChecksumReport latest_report_{};
-    bool has_report_ = false;
-    std::deque<Saved> snapshots_;  // states of checksummed frames, for forensics (bounded)
-    std::vector<DesyncReport> reports_;
-    std::deque<Input> history_;  // confirmed inputs for spectators, frame-major, from history_start_
-    Frame history_start_ = 0;    // oldest frame in history_ (the window slides past older ones)
-
-    double frames_ahead_ = 0.0;
-    double time_scale_ = 1.0;
-    double reported_scale_ = 1.0;
-    Frame last_stall_frame_ = kNullFrame;
-    SessionStats stats_{};
+    ClockFn clock_;
+    int num_players_;
+    std::array<InputBits, kMaxSessionPlayers> memo_bits_{};
+    std::array<Input, kMaxSessionPlayers> memo_input_{};
+    std::array<bool, kMaxSessionPlayers> memo_valid_{};
+    InputBits predicted_bits_{};
+    InputBits neutral_{};
+    bool neutral_ok_;
+    detail::P2PCore core_;  // last: it holds a reference to this session's GameAccess side
 };
 
 }  // namespace rwd::rollback
-
-#include <rewind/session/rollback/detail/p2p_desync.hpp>
-#include <rewind/session/rollback/detail/p2p_network.hpp>
-#include <rewind/session/rollback/detail/p2p_simulation.hpp>

@@ -5,28 +5,13 @@
 #include <rewind/session/game.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
+#include <rewind/session/rollback/sync_test_config.hpp>
 #include <rewind/session/rollback/types.hpp>
 
 #include <deque>
 #include <vector>
 
 namespace rwd::rollback {
-
-/// The knobs of a SyncTestSession.
-struct SyncTestConfig {
-    int num_players = 2;     ///< every player is local: the test feeds all inputs
-    int check_distance = 2;  ///< frames rolled back every frame, 1..kMaxPredictionWindow
-
-    /// invalid_config when a value is out of range.
-    [[nodiscard]] Status validate() const {
-        if (num_players < 1 || num_players > kMaxSessionPlayers)
-            return Error{Errc::invalid_config, "num_players 1..8"};
-        if (check_distance < 1 || check_distance > kMaxPredictionWindow) {
-            return Error{Errc::invalid_config, "check_distance must be 1..32"};
-        }
-        return {};
-    }
-};
 
 /// Each advance() simulates one frame, then loads the state of `check_distance` frames ago and re-simulates
 /// to the present with the same inputs, comparing every re-simulated frame's checksum with the first run's.

@@ -1,5 +1,4 @@
-/// PeerLink: one remote endpoint of a rollback session: handshake, timeouts, pings, acks, byte counts
-/// (internal).
+/// PeerLink: one remote endpoint of a rollback session: handshake, timeouts, pings, acks, byte counts.
 #pragma once
 
 #include <rewind/core/rng.hpp>

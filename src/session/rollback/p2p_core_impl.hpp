@@ -1,0 +1,124 @@
+/// P2PCore::Impl: the state of a rollback peer core and its parts (links, inputs, frames, desync exchange).
+#pragma once
+
+#include "session/rollback/input_queue.hpp"
+#include "session/rollback/peer_link.hpp"
+
+#include <rewind/core/rng.hpp>
+#include <rewind/session/rollback/detail/p2p_core.hpp>
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace rwd::rollback::detail {
+
+class P2PCore::Impl {
+public:
+    Impl(transport::Transport& transport, const P2PConfig& config, InputCheck check, const InputBits* neutral,
+         GameAccess& game);
+
+    // seats and links (p2p_links.cpp)
+    Status add_spectator(transport::PeerId peer);
+    int num_spectators() const;
+    int find_link(transport::PeerId peer) const;
+    LinkParams link_params(std::uint8_t local_players) const;
+    void start(Micros now);
+    void update(Micros now);
+    void receive(Micros now);
+    void handle_unknown(transport::PeerId peer, const Message& msg, Micros now);
+    void handle_message(int link, const Message& msg, Micros now);
+    void handle_link_events(int link);
+    int first_player(const PeerLink& l) const;
+    void apply_disconnect(int slot, Frame last);
+    void disconnect_player(int slot);
+    void close(Micros now);
+    void push_event(const SessionEvent& e) { events_.push_back(e); }
+
+    // input exchange (p2p_inputs.cpp)
+    Status add_local_input(int slot, const InputBits& bits);
+    void handle_input(int link, const Message& msg, Micros now);
+    bool commit_local_inputs();
+    void send_all(Micros now, bool force);
+    void send_player_inputs(PeerLink& l, Micros now);
+    void send_spectator_inputs(PeerLink& l, Micros now);
+    void drop_spectator(PeerLink& l, Micros now);
+    Frame history_end() const {
+        return history_start_ +
+               static_cast<Frame>(history_.size() / static_cast<std::size_t>(cfg_.num_players));
+    }
+
+    // frames (p2p_frames.cpp)
+    AdvanceResult advance(Micros now);
+    FrameInput frame_input(int slot, Frame f) const;
+    const InputBits& final_bits(int slot, Frame f) const;
+    bool confirmed_input(int slot, Frame f, const InputBits*& out) const;
+    Frame remote_confirmed() const;
+    Frame confirmed_frame() const;
+    void simulate(Frame f);
+    void note_incorrect(int slot, Frame f);
+    void resolve_rollback();
+    void process_confirmed();
+    void update_time_sync();
+    Frame oldest_needed() const { return frame_ - cfg_.max_prediction - 1; }
+    SessionStats stats() const;
+    std::vector<PeerStatsRb> peer_stats() const;
+
+    // desync exchange (p2p_desync.cpp)
+    std::uint32_t status_tag(Frame f) const;
+    void compare_checksums();
+    void handle_forensics(int link, const Message& msg, Micros now);
+
+    /// Who plays in a slot and, for a remote player, through which link.
+    struct Slot {
+        PlayerKind kind = PlayerKind::none;
+        transport::PeerId peer = transport::kInvalidPeer;
+        int link = -1;
+    };
+
+    transport::Transport& transport_;
+    P2PConfig cfg_;
+    InputCheck check_;
+    InputBits neutral_{};         // bits of Input{} (sent for neutral frames)
+    bool neutral_valid_ = false;  // Input{} decodes back from neutral_
+    GameAccess& game_;
+    Sender sender_;
+    Rng rng_;
+    std::uint32_t nonce_ = 0;
+    std::array<Slot, kMaxSessionPlayers> slots_{};
+    std::vector<InputQueue> queues_;
+    std::vector<PeerLink> links_;
+    std::vector<LinkEvent> link_events_;
+    std::deque<SessionEvent> events_;
+    bool started_ = false;
+    bool running_ = false;
+    bool closed_ = false;
+    Micros running_since_{};
+    Micros last_now_{};
+
+    Frame frame_ = 0;
+    Frame first_incorrect_ = kNullFrame;
+    int incorrect_link_ = -1;
+    std::array<InputBits, kMaxSessionPlayers> pending_{};
+    std::array<bool, kMaxSessionPlayers> has_pending_{};
+    std::array<InputBits, kMaxSessionPlayers> last_local_{};
+    Frame last_local_frame_ = kNullFrame;
+    Frame committed_for_ = kNullFrame;  // the frame whose local input was committed last
+    int delay_ = 2;
+
+    Frame checked_through_ = kNullFrame;        // frames whose confirmation was processed
+    std::deque<ChecksumReport> local_reports_;  // our checksums of confirmed frames (bounded)
+    ChecksumReport latest_report_{};
+    bool has_report_ = false;
+    std::vector<DesyncReport> reports_;
+    std::deque<InputBits> history_;  // confirmed inputs for spectators, frame-major, from history_start_
+    Frame history_start_ = 0;        // oldest frame in history_ (the window slides past older ones)
+
+    double frames_ahead_ = 0.0;
+    double time_scale_ = 1.0;
+    double reported_scale_ = 1.0;
+    Frame last_stall_frame_ = kNullFrame;
+    SessionStats stats_{};
+};
+
+}  // namespace rwd::rollback::detail
