@@ -21,6 +21,9 @@ void ArenaGame::step(State& s, std::span<const Input> inputs, const rwd::Rewound
     sim::TickScratch scratch{};
     scratch.killer.fill(-1);
     ++s.tick;
+    // The hit log describes this step only.
+    for (std::size_t i = 0; i < s.hit_count && i < s.hits.size(); ++i) s.hits[i] = HitRecord{};
+    s.hit_count = 0;
     const Input neutral{};
     // 1. Respawns, then every living player's input: aim, timers, reload, shots wanted, velocity.
     for (int i = 0; i < kMaxPlayers; ++i) {

@@ -35,14 +35,25 @@ void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers
             best = *entry;
         }
     }
-    if (hit >= 0) apply_damage(s, hit, shooter, kRifleDamage, scratch);
+    if (hit >= 0) apply_damage(s, hit, shooter, kRifleDamage, 0, scratch);
 }
 
-void apply_damage(State& s, int target, int attacker, std::int16_t damage, TickScratch& scratch) {
+void apply_damage(State& s, int target, int attacker, std::int16_t damage, std::uint8_t flags,
+                  TickScratch& scratch) {
     Player& t = s.players[target];
     if (!t.alive() || t.hp <= 0) return;  // already dead, or already dealt a killing blow this tick
-    t.hp = static_cast<std::int16_t>(t.hp > damage ? t.hp - damage : 0);
-    if (t.hp == 0) scratch.killer[target] = static_cast<std::int8_t>(attacker);
+    const std::int16_t dealt = t.hp > damage ? damage : t.hp;
+    t.hp = static_cast<std::int16_t>(t.hp - dealt);
+    if (t.hp == 0) {
+        scratch.killer[target] = static_cast<std::int8_t>(attacker);
+        flags = static_cast<std::uint8_t>(flags | kHitKilled);
+    }
+    // At most one rifle hit per shooter and one per projectile: the log cannot overflow (kMaxHitsPerTick).
+    if (s.hit_count < kMaxHitsPerTick) {
+        s.hits[s.hit_count++] =
+            HitRecord{static_cast<std::uint8_t>(attacker), static_cast<std::uint8_t>(target),
+                      static_cast<std::uint8_t>(dealt), flags};
+    }
 }
 
 void process_deaths(State& s, const TickScratch& scratch) {

@@ -36,7 +36,8 @@ void rng_field(std::string& out, const std::string& prefix, const rwd::Rng& a, c
 void ArenaGame::describe_diff(const State& a, const State& b, std::string& out) {
     const std::string world = "state";
     field(out, world, "tick", a.tick, b.tick);
-    field(out, world, "reserved", a.reserved, b.reserved);
+    field<int>(out, world, "hit_count", a.hit_count, b.hit_count);
+    field<int>(out, world, "reserved", a.reserved, b.reserved);
     rng_field(out, world + ".match", a.match_rng, b.match_rng);
     for (int i = 0; i < kMaxPlayers; ++i) {
         const Player& p = a.players[i];
@@ -74,6 +75,15 @@ void ArenaGame::describe_diff(const State& a, const State& b, std::string& out) 
             field<int>(out, pre, "ttl", p.ttl, q.ttl);
             field<int>(out, pre, "serial", p.serial, q.serial);
         }
+    }
+    for (std::size_t i = 0; i < a.hits.size(); ++i) {
+        const HitRecord& p = a.hits[i];
+        const HitRecord& q = b.hits[i];
+        const std::string pre = "hits[" + std::to_string(i) + "]";
+        field<int>(out, pre, "shooter", p.shooter, q.shooter);
+        field<int>(out, pre, "target", p.target, q.target);
+        field<int>(out, pre, "damage", p.damage, q.damage);
+        field<int>(out, pre, "flags", p.flags, q.flags);
     }
 }
 

@@ -20,7 +20,7 @@ bool collides(State& s, int owner, const Projectile& pr, TickScratch& scratch) {
         const std::int64_t dx = std::int64_t{s.players[t].x} - pr.x;
         const std::int64_t dy = std::int64_t{s.players[t].y} - pr.y;
         if (dx * dx + dy * dy < kReach * kReach) {
-            apply_damage(s, t, owner, kRocketDamage, scratch);
+            apply_damage(s, t, owner, kRocketDamage, kHitLauncher, scratch);
             return true;
         }
     }

@@ -35,8 +35,10 @@ void clamp_to_arena(std::int32_t& x, std::int32_t& y);
 /// Resolves one rifle shot of `shooter`; `rewound` (or nullptr) holds the targets as the shooter saw them.
 void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound,
                      TickScratch& scratch);
-/// Damages a living target; remembers the attacker whose hit took it to 0.
-void apply_damage(State& s, int target, int attacker, std::int16_t damage, TickScratch& scratch);
+/// Damages a living target and logs the hit in State::hits (flags: HitFlag, kHitKilled added here);
+/// remembers the attacker whose hit took it to 0.
+void apply_damage(State& s, int target, int attacker, std::int16_t damage, std::uint8_t flags,
+                  TickScratch& scratch);
 /// Turns players at 0 hp into dead ones: death count, kill credit, respawn timer.
 void process_deaths(State& s, const TickScratch& scratch);
 /// Brings a dead player back at a spawn point chosen by its own generator.

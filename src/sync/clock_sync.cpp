@@ -79,7 +79,8 @@ FracTick ClockSync::estimated_server_tick(Micros now) const {
 }
 
 double ClockSync::lead_ticks() const {
-    return micros_to_ticks(rtt_median_) / 2.0 + config_.safety_margin_ticks + offset_correction_;
+    return micros_to_ticks(rtt_median_) / 2.0 + config_.safety_margin_ticks + offset_correction_ +
+           target_shift_;
 }
 
 FracTick ClockSync::target_tick(Micros now) const { return estimated_server_tick(now).plus(lead_ticks()); }
@@ -132,13 +133,40 @@ void ClockSync::on_input_offset(double early_ticks) {
 
 bool ClockSync::set_target_input_offset(double ticks) {
     if (!(ticks >= 0.0 && ticks <= 16.0)) return false;  // the same range validate() allows
+    // The lead must change by exactly the change of target: no need to learn that from the reports (which
+    // would take seconds per tick). update() releases it gradually so the client follows by time scale.
+    pending_shift_ += ticks - config_.target_input_offset_ticks;
     config_.target_input_offset_ticks = ticks;
     return true;
+}
+
+double ClockSync::release_shift(Micros now, FracTick client_now) {
+    if (pending_shift_ == 0.0) return 0.0;
+    if (!synced_) {
+        // The first sync jumps onto the target anyway.
+        const double all = pending_shift_;
+        target_shift_ += all;
+        pending_shift_ = 0.0;
+        return all;
+    }
+    // Move the target only as far ahead of (or behind) the client as the time scale can chase at full
+    // strength: the error stays below the resync threshold, so a target change is never a jump.
+    const double bound = std::max(config_.settled_ticks, std::min(config_.max_adjust / config_.gain_per_tick,
+                                                                  config_.hard_resync_ticks / 2.0));
+    const double error = target_tick(now) - client_now;
+    double step = 0.0;
+    if (pending_shift_ > 0.0) step = std::clamp(bound - error, 0.0, pending_shift_);
+    if (pending_shift_ < 0.0) step = std::clamp(-bound - error, pending_shift_, 0.0);
+    target_shift_ += step;
+    pending_shift_ -= step;
+    if (std::abs(pending_shift_) < 1e-9) pending_shift_ = 0.0;
+    return step;
 }
 
 ClockAdjust ClockSync::update(Micros now, FracTick client_now) {
     ClockAdjust out;
     if (!ready()) return out;
+    (void)release_shift(now, client_now);
     const FracTick target = target_tick(now);
     const double error = target - client_now;
     out.error_ticks = error;

@@ -62,19 +62,42 @@ struct Projectile {
     [[nodiscard]] constexpr bool active() const { return ttl != 0; }
 };
 
+/// How a HitRecord's damage was dealt (HitRecord::flags bits).
+enum HitFlag : std::uint8_t {
+    kHitLauncher = 1u << 0u,  ///< by a launcher projectile (else the rifle)
+    kHitKilled = 1u << 1u,    ///< this hit took the target to 0 hp: the killing blow
+};
+
+/// One damaging hit during the last step(), in the order step() applied them (rifle shots in shooter slot
+/// order, then projectiles by owner and slot). Lets the server report hits and kills exactly.
+struct HitRecord {
+    std::uint8_t shooter = 0;  ///< slot that dealt it
+    std::uint8_t target = 0;   ///< slot that took it
+    std::uint8_t damage = 0;   ///< hit points actually removed (at most kMaxHp)
+    std::uint8_t flags = 0;    ///< HitFlag bits
+};
+
+/// Most hits one step() can log: one rifle hit per shooter, one per projectile.
+inline constexpr int kMaxHitsPerTick = kMaxPlayers * (1 + kProjectilesPerPlayer);
+
 /// The whole match.
 struct State {
     std::array<Player, kMaxPlayers> players{};  ///< indexed by slot
     /// Projectiles, [owner slot][serial % kProjectilesPerPlayer].
     std::array<std::array<Projectile, kProjectilesPerPlayer>, kMaxPlayers> projectiles{};
-    rwd::Rng match_rng{0};       ///< seeds each joining player's generator
-    std::uint32_t tick = 0;      ///< steps taken since the match began
-    std::uint32_t reserved = 0;  ///< always 0: makes the layout padding-free
+    rwd::Rng match_rng{0};        ///< seeds each joining player's generator
+    std::uint32_t tick = 0;       ///< steps taken since the match began
+    std::uint16_t hit_count = 0;  ///< hits logged in `hits` by the last step()
+    std::uint16_t reserved = 0;   ///< always 0: makes the layout padding-free
+    /// The last step()'s damaging hits, [0, hit_count) in order; the rest is zero.
+    std::array<HitRecord, kMaxHitsPerTick> hits{};
 };
 
 static_assert(std::is_trivially_copyable_v<State>, "State must be a flat copy");
 static_assert(std::has_unique_object_representations_v<Player>, "Player must have no padding");
 static_assert(std::has_unique_object_representations_v<Projectile>, "Projectile must have no padding");
+static_assert(std::has_unique_object_representations_v<HitRecord>, "HitRecord must have no padding");
+static_assert(kMaxHitsPerTick <= 0xFFFF, "hit_count must hold every hit");
 static_assert(std::has_unique_object_representations_v<State>, "State must have no padding");
 
 /// A fresh match with no players, its generator seeded with `seed`.

@@ -53,14 +53,21 @@ bool serialize_projectile(Stream& s, Projectile& pr) {
            serialize_raw(s, pr.vy) && serialize_raw(s, pr.ttl) && serialize_raw(s, pr.serial);
 }
 
+/// One logged hit, every field at full width.
+template <class Stream>
+bool serialize_hit(Stream& s, HitRecord& h) {
+    return serialize_raw(s, h.shooter) && serialize_raw(s, h.target) && serialize_raw(s, h.damage) &&
+           serialize_raw(s, h.flags);
+}
+
 }  // namespace detail
 
-/// Reads, writes or measures the whole State bit for bit (about 9 KB), so a dump from one machine can be
+/// Reads, writes or measures the whole State bit for bit (about 10 KB), so a dump from one machine can be
 /// diffed against another's with ArenaGame::describe_diff.
 template <class Stream>
 bool serialize(Stream& s, State& st) {
-    if (!detail::serialize_raw(s, st.tick) || !detail::serialize_raw(s, st.reserved) ||
-        !detail::serialize_rng(s, st.match_rng)) {
+    if (!detail::serialize_raw(s, st.tick) || !detail::serialize_raw(s, st.hit_count) ||
+        !detail::serialize_raw(s, st.reserved) || !detail::serialize_rng(s, st.match_rng)) {
         return false;
     }
     for (Player& p : st.players) {
@@ -70,6 +77,9 @@ bool serialize(Stream& s, State& st) {
         for (Projectile& pr : ring) {
             if (!detail::serialize_projectile(s, pr)) return false;
         }
+    }
+    for (HitRecord& h : st.hits) {
+        if (!detail::serialize_hit(s, h)) return false;
     }
     return true;
 }

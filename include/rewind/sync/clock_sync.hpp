@@ -75,8 +75,9 @@ public:
     void on_server_tick(Tick server_tick, Micros now);
     /// The server reports this client's inputs arrive `early_ticks` early (negative: late), smoothed.
     void on_input_offset(double early_ticks);
-    /// The server said how early it wants inputs (its jitter buffer target): aim there from now on. Values
-    /// outside 0..16 (or non-finite) are ignored and false is returned.
+    /// The server said how early it wants inputs (its jitter buffer target): aim there from now on. The lead
+    /// changes by the change of target, released by update() only as fast as the time scale can follow
+    /// (never a resync). Values outside 0..16 (or non-finite) are ignored and false is returned.
     bool set_target_input_offset(double ticks);
 
     /// The error of `client_now` (the client's tick plus its FixedStep alpha) against the target at `now`,
@@ -94,8 +95,11 @@ public:
     [[nodiscard]] FracTick estimated_server_tick(Micros now) const;
     /// The tick the client should be at, at `now` (meaningful once ready()).
     [[nodiscard]] FracTick target_tick(Micros now) const;
-    /// RTT/2 + safety margin + offset correction, in ticks: how far the client leads the server.
+    /// RTT/2 + safety margin + offset correction + the target changes released so far, in ticks: how far the
+    /// client leads the server.
     [[nodiscard]] double lead_ticks() const;
+    /// The part of a target change not yet added to the lead, in ticks.
+    [[nodiscard]] double pending_target_shift() const { return pending_shift_; }
     /// The accumulated correction from the server-reported input offsets, in ticks.
     [[nodiscard]] double input_offset_correction() const { return offset_correction_; }
     /// The last reported input arrival offset (ticks early).
@@ -112,6 +116,8 @@ public:
 private:
     [[nodiscard]] double micros_to_ticks(Micros m) const;
     void recompute_rtt();
+    /// Moves as much of a pending target change into the lead as the time scale can chase; returns it.
+    double release_shift(Micros now, FracTick client_now);
 
     ClockSyncConfig config_;
     std::array<std::int64_t, kMaxRttWindow> rtt_ring_{};  ///< microseconds
@@ -126,6 +132,8 @@ private:
     bool synced_ = false;
     bool settled_ = false;
     double offset_correction_ = 0.0;
+    double target_shift_ = 0.0;   ///< target changes released into the lead
+    double pending_shift_ = 0.0;  ///< target changes still to release
     double last_offset_ = 0.0;
     double last_scale_ = 1.0;
     double last_error_ = 0.0;

@@ -4,8 +4,10 @@
 #include <rewind/core/result.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/sync/rewind_limit.hpp>
 #include <rewind/sync/view_time.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <concepts>
@@ -47,7 +49,8 @@ struct HitboxHistoryStats {
     std::uint64_t clamp_calls = 0;      ///< view times judged
     std::uint64_t clamped = 0;          ///< view times changed by any of the three limits below
     std::uint64_t clamped_future = 0;   ///< after the newest record / now: a client cannot have seen that
-    std::uint64_t clamped_rewind = 0;   ///< further back than max_rewind
+    std::uint64_t clamped_rewind = 0;   ///< further back than max_rewind (the fixed cap)
+    std::uint64_t clamped_latency = 0;  ///< further back than the shooter's own RewindLimit (per-client cap)
     std::uint64_t clamped_history = 0;  ///< further back than the oldest record
     std::uint64_t fills = 0;            ///< shooters given rewound targets
     std::uint64_t fill_misses = 0;      ///< fills refused (no record for that time, or a bad shooter slot)
@@ -55,8 +58,9 @@ struct HitboxHistoryStats {
 
 /// Per-tick hitboxes of every slot (G::capture_hitboxes) for the last N ticks, in fixed storage. A shooter's
 /// view time (untrusted: it comes in its input) goes through clamp() - never after the newest record or now,
-/// never further back than max_rewind or the history - and fill() writes every target's hitbox at that time,
-/// interpolated between the two bracketing records with G::lerp_hitbox, into RewoundTargets for G::step().
+/// never further back than max_rewind (or the shooter's own RewindLimit) or the history - and fill() writes
+/// every target's hitbox at that time, interpolated between the two bracketing records with G::lerp_hitbox,
+/// into RewoundTargets for G::step().
 template <class G, int N = 64>
 requires HitboxSource<G>
 class HitboxHistory {
@@ -88,23 +92,15 @@ public:
     /// `now`: never after min(now, newest record), never before now - max_rewind, nor before the oldest
     /// record. Each limit applied is counted. With no records at all, returns {now, 0}.
     ViewTime clamp(ViewTime requested, Tick now) {
-        ++stats_.clamp_calls;
-        if (!has_records_) {
-            ++stats_.clamped;
-            return ViewTime{now, 0};
-        }
-        // Everything in 1/65536 tick relative to `now`; the tick difference is wrap-aware and fits easily.
-        std::int64_t pos = static_cast<std::int64_t>(requested.from - now) * 65536 + requested.fraction_q16;
-        const std::int64_t newest = std::min<std::int64_t>(0, newest_ - now) * 65536;
-        const std::int64_t oldest = static_cast<std::int64_t>(oldest_tick() - now) * 65536;
-        bool changed = false;
-        if (pos > newest) pos = newest, ++stats_.clamped_future, changed = true;
-        if (pos < -max_rewind_q16_) pos = -max_rewind_q16_, ++stats_.clamped_rewind, changed = true;
-        if (pos < oldest) pos = std::min(oldest, newest), ++stats_.clamped_history, changed = true;
-        if (changed) ++stats_.clamped;
-        const std::int64_t whole = pos >= 0 ? pos / 65536 : -((-pos + 65535) / 65536);  // floor
-        return ViewTime{now + static_cast<std::int32_t>(whole),
-                        static_cast<std::uint16_t>(pos - whole * 65536)};
+        return clamp_to(requested, now, max_rewind_q16_, stats_.clamped_rewind);
+    }
+
+    /// The same with the shooter's own limit (sync::rewind_limit(): its latency, interpolation delay and
+    /// input buffer) in place of the fixed max_rewind: older views are clamped to it and counted as
+    /// clamped_latency; the future and the history's length bound it as in clamp().
+    ViewTime clamp(ViewTime requested, Tick now, const RewindLimit& limit) {
+        return clamp_to(requested, now, std::max<std::int64_t>(0, limit.max_rewind_q16),
+                        stats_.clamped_latency);
     }
 
     /// Fills out.targets[shooter][*] with every slot's hitbox at `view` (which must come from clamp()) and
@@ -154,6 +150,27 @@ private:
     };
 
     static std::size_t index(Tick t) { return t.value % static_cast<std::uint32_t>(N); }
+
+    ViewTime clamp_to(ViewTime requested, Tick now, std::int64_t max_rewind_q16,
+                      std::uint64_t& rewind_counter) {
+        ++stats_.clamp_calls;
+        if (!has_records_) {
+            ++stats_.clamped;
+            return ViewTime{now, 0};
+        }
+        // Everything in 1/65536 tick relative to `now`; the tick difference is wrap-aware and fits easily.
+        std::int64_t pos = static_cast<std::int64_t>(requested.from - now) * 65536 + requested.fraction_q16;
+        const std::int64_t newest = std::min<std::int64_t>(0, newest_ - now) * 65536;
+        const std::int64_t oldest = static_cast<std::int64_t>(oldest_tick() - now) * 65536;
+        bool changed = false;
+        if (pos > newest) pos = newest, ++stats_.clamped_future, changed = true;
+        if (pos < -max_rewind_q16) pos = -max_rewind_q16, ++rewind_counter, changed = true;
+        if (pos < oldest) pos = std::min(oldest, newest), ++stats_.clamped_history, changed = true;
+        if (changed) ++stats_.clamped;
+        const std::int64_t whole = pos >= 0 ? pos / 65536 : -((-pos + 65535) / 65536);  // floor
+        return ViewTime{now + static_cast<std::int32_t>(whole),
+                        static_cast<std::uint16_t>(pos - whole * 65536)};
+    }
 
     Record& begin_record(Tick tick) {
         if (!has_records_ || tick - newest_ >= N || tick < newest_ - (N - 1)) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <queue>
 #include <string>
 #include <vector>
@@ -159,12 +160,16 @@ struct LoopResult {
     double max_scale_dev = 0.0;  ///< largest |scale - 1| over the run
     std::uint64_t missed_inputs = 0;
     ClockSyncStats stats;
+    std::vector<double>
+        offset_per_second;      ///< the server's smoothed arrival offset at the end of each second
+    std::uint64_t resyncs = 0;  ///< jumps of the client tick after the first sync
 };
 
 struct Phase {
     Micros duration;
-    Micros up;    ///< client -> server one-way latency
-    Micros down;  ///< server -> client one-way latency
+    Micros up;             ///< client -> server one-way latency
+    Micros down;           ///< server -> client one-way latency
+    double target = -1.0;  ///< if >= 0: the server asks for this input offset from the phase's start on
 };
 
 /// A deterministic model: 1 ms steps; the server runs tick k at k/60 s, snapshots every 2 ticks carry the
@@ -197,9 +202,15 @@ LoopResult run_loop(const std::vector<Phase>& phases, ClockSyncConfig cfg, std::
     std::int64_t phase_end = 0;
     std::size_t phase = 0;
     phase_end = phases[0].duration.count;
+    std::size_t targeted = phases.size();  // the phase whose target was last applied
     for (std::int64_t t = 0; t < total; t += 1000) {
         while (t >= phase_end && phase + 1 < phases.size()) phase_end += phases[++phase].duration.count;
         const Phase& ph = phases[phase];
+        if (targeted != phase && ph.target >= 0.0) {
+            EXPECT_TRUE(clock.set_target_input_offset(ph.target));
+        }
+        targeted = phase;
+        if (t % 1'000'000 == 0) r.offset_per_second.push_back(smoothed_offset);
         auto delay = [&](Micros base) {
             return base.count +
                    (jitter.count > 0
@@ -241,6 +252,7 @@ LoopResult run_loop(const std::vector<Phase>& phases, ClockSyncConfig cfg, std::
             const FracTick now_tick = FracTick::at(Tick{0}, client_pos);
             const ClockAdjust a = clock.update(Micros{t}, now_tick);
             if (a.resync) {
+                ++r.resyncs;
                 client_pos = static_cast<double>(a.resync_to.tick.value) + a.resync_to.fraction;
                 next_client_tick = a.resync_to.tick.value + 1;
                 scale = 1.0;
@@ -305,6 +317,37 @@ TEST(ClockSyncLoop, ServerReportedOffsetCorrectsABiasedLead) {
     EXPECT_EQ(r.stats.hard_resyncs, 0u);
     EXPECT_GT(r.stats.input_offset_reports, 100u);
     EXPECT_NEAR(r.offset_after, 2.0, 0.75);
+}
+
+TEST(ClockSyncLoop, ATargetChangeIsReachedByTimeScaleNudgingNotByAJump) {
+    // The server's input buffer tuner deepens the buffer from 2 to 8 ticks, then drops it to 1: the client
+    // must follow by running faster, then slower, within a few seconds each way, never by jumping its tick.
+    std::vector<Phase> phases{
+        {10_s, 50_ms, 50_ms, 2.0}, {12_s, 50_ms, 50_ms, 8.0}, {12_s, 50_ms, 50_ms, 1.0}};
+    const LoopResult r = run_loop(phases, {}, 5, 0_ms, 2_s);
+    std::string trace;
+    for (double o : r.offset_per_second) trace += std::to_string(o).substr(0, 4) + " ";
+    SCOPED_TRACE(trace);
+    std::printf("offset per second: %s\n", trace.c_str());
+    EXPECT_EQ(r.stats.initial_syncs, 1u);
+    EXPECT_EQ(r.stats.hard_resyncs, 0u);
+    EXPECT_EQ(r.resyncs, 1u);  // the initial sync only
+    EXPECT_LE(r.max_scale_dev, 0.05 + 1e-12);
+    ASSERT_EQ(r.offset_per_second.size(), 34u);
+    // offset_per_second[i] is the offset at i seconds: up within 6 s of the change at 10 s, down within 6 s
+    // of the change at 22 s, and each then holds.
+    for (std::size_t i = 16; i <= 22; ++i) EXPECT_NEAR(r.offset_per_second[i], 8.0, 0.75) << "second " << i;
+    for (std::size_t i = 28; i < 34; ++i) EXPECT_NEAR(r.offset_per_second[i], 1.0, 0.75) << "second " << i;
+    EXPECT_NEAR(r.offset_after, 1.0, 0.75);
+}
+
+TEST(ClockSync, SetTargetInputOffsetRejectsOutOfRangeValues) {
+    ClockSync clock;
+    EXPECT_FALSE(clock.set_target_input_offset(-1.0));
+    EXPECT_FALSE(clock.set_target_input_offset(17.0));
+    EXPECT_FALSE(clock.set_target_input_offset(std::nan("")));
+    EXPECT_TRUE(clock.set_target_input_offset(8.0));
+    EXPECT_EQ(clock.config().target_input_offset_ticks, 8.0);
 }
 
 }  // namespace
