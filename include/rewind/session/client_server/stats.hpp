@@ -15,10 +15,12 @@ namespace rwd::client_server {
 
 /// What the server knows about one seated client.
 struct ServerClientStats {
-    bool connected = false;              ///< a client holds this seat
-    std::uint32_t peer = 0;              ///< its transport peer id
-    double input_buffer_depth = 0.0;     ///< inputs waiting in its jitter buffer (last tick)
-    double arrival_offset_ticks = 0.0;   ///< how early its inputs arrive (smoothed; negative = late)
+    bool connected = false;             ///< a client holds this seat
+    std::uint32_t peer = 0;             ///< its transport peer id
+    double input_buffer_depth = 0.0;    ///< inputs waiting in its jitter buffer (last tick)
+    double arrival_offset_ticks = 0.0;  ///< how early its inputs arrive (smoothed; negative = late)
+    int input_buffer_target = 0;        ///< ticks early the server asks its inputs to arrive (adaptive)
+    double rewind_limit_ms = 0.0;  ///< the oldest view its shots may claim, ms before the tick (last shot)
     std::uint64_t inputs_applied = 0;    ///< ticks with a real input from it
     std::uint64_t inputs_repeated = 0;   ///< ticks where its input was missing and the last one was repeated
     std::uint64_t inputs_late = 0;       ///< inputs that arrived after their tick was simulated
@@ -29,7 +31,9 @@ struct ServerClientStats {
     std::uint64_t violations = 0;            ///< sanitize() violations (out-of-range axes, unknown buttons)
     bool flagged = false;                    ///< violations or floods seen: worth a look
     std::uint64_t shots = 0;                 ///< ticks it fired
-    std::uint64_t shots_rewind_clamped = 0;  ///< shots whose view time was older than the rewind cap
+    std::uint64_t shots_rewind_clamped = 0;  ///< shots whose view time lag compensation clamped (any reason)
+    std::uint64_t shots_beyond_limit = 0;    ///< ... because it was older than the client's rewind limit
+    std::uint64_t shots_future_view = 0;     ///< ... because it claimed a view ahead of the server
     std::uint64_t malformed = 0;             ///< messages from it that failed to decode
     std::uint64_t unexpected =
         0;  ///< well-formed messages of a type a server never takes (count toward max_malformed)
@@ -104,6 +108,7 @@ struct ClientStats {
     std::uint64_t hard_resyncs = 0;  ///< clock jumps after the first sync
     double server_input_offset_ticks = 0.0;     ///< server-reported arrival offset of our inputs (+ = early)
     int server_input_buffer_depth = 0;          ///< server-reported depth of our input queue
+    int server_input_buffer_target = 0;         ///< ticks early the server asks our inputs to arrive
     double interp_delay_ticks = 0.0;            ///< current interpolation delay
     double interp_buffer_ticks = 0.0;           ///< newest buffered snapshot tick - render tick
     std::uint64_t interp_starvations = 0;       ///< times the interpolation buffer ran dry
