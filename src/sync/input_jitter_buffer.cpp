@@ -6,7 +6,8 @@ namespace rwd::sync {
 Status InputJitterBufferConfig::validate() const {
     if (tick_rate_hz < 1 || tick_rate_hz > 1000)
         return Error{Errc::invalid_config, "tick_rate_hz not in 1..1000"};
-    if (buffer_ticks < 1 || buffer_ticks > 3) return Error{Errc::invalid_config, "buffer_ticks not in 1..3"};
+    if (buffer_ticks < 1 || buffer_ticks > 16)
+        return Error{Errc::invalid_config, "buffer_ticks not in 1..16"};
     if (max_queue < 1 || max_queue > 32) return Error{Errc::invalid_config, "max_queue not in 1..32"};
     if (max_future_ticks < 1 || max_future_ticks >= InputJitterBuffer<int>::kWindow)
         return Error{Errc::invalid_config, "max_future_ticks not in 1..63"};

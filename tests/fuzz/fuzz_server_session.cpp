@@ -69,7 +69,7 @@ public:
         sc.client_timeout = Micros{2'000'000};
         sc.hello_timeout = Micros{1'000'000};
         sc.max_violations = in_.ConsumeBool() ? 0u : 40u;
-        sc.input_buffer_cap = in_.ConsumeIntegralInRange(1, 32);
+        sc.input_buffer_cap = in_.ConsumeIntegralInRange(sc.input_buffer_tuning.max_ticks + 4, 32);
         if (!sc.validate().ok()) fail("config");
         server_ = std::make_unique<cs::Server<ArenaGame>>(*server_ep_, sc, arena::new_match(nc.seed));
         for (int i = 0; i < kFakes; ++i) {

@@ -105,8 +105,11 @@ public:
         p.newest_tick = newest;
         p.count = count;
         p.inputs.fill(in);
+        p.interpolation_delay_ms = interpolation_delay_ms_;
         return send(tp::Delivery::unreliable, p);
     }
+    /// The interpolation delay its input packets claim from now on (ms; the server bounds it).
+    void claim_interpolation_delay(std::uint16_t ms) { interpolation_delay_ms_ = ms; }
 
     /// Whether the server accepted the hello.
     [[nodiscard]] bool seated() const { return seated_; }
@@ -125,6 +128,7 @@ private:
     tp::Address server_;
     tp::Transport* ep_ = nullptr;
     tp::PeerId peer_ = tp::kInvalidPeer;
+    std::uint16_t interpolation_delay_ms_ = 0;
     bool send_hello_ = true;
     bool seated_ = false;
     bool transport_closed_ = false;

@@ -18,7 +18,7 @@ namespace rwd::sync {
 /// Settings for InputJitterBuffer.
 struct InputJitterBufferConfig {
     int tick_rate_hz = 60;          ///< for converting the arrival offset to time, 1..1000
-    int buffer_ticks = 2;           ///< how early inputs should arrive (the client aims for this), 1..3
+    int buffer_ticks = 2;           ///< how early inputs should arrive (the client aims for this), 1..16
     int max_queue = 8;              ///< inputs waiting at most; excess is dropped and flagged, 1..32
     int max_future_ticks = 32;      ///< packets whose newest tick is further ahead are rejected, 1..63
     int max_inputs_per_packet = 4;  ///< newest + 3 redundant; more in one packet are ignored, 1..16

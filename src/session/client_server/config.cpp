@@ -17,10 +17,28 @@ Status ServerConfig::validate() const {
     if (kick_linger.count < 0) return Error{Errc::invalid_config, "kick_linger must be >= 0"};
     if (max_rewind_ms < 0 || max_rewind_ms > 1000)
         return Error{Errc::invalid_config, "max_rewind_ms must be 0..1000"};
-    if (input_buffer_target < 1 || input_buffer_target > 3)
-        return Error{Errc::invalid_config, "input_buffer_target must be 1..3"};
+    if (input_buffer_target < 1 || input_buffer_target > 16)
+        return Error{Errc::invalid_config, "input_buffer_target must be 1..16"};
     if (input_buffer_cap < 1 || input_buffer_cap > 32)
         return Error{Errc::invalid_config, "input_buffer_cap must be 1..32"};
+    if (adaptive_input_buffer) {
+        if (Status st = input_buffer_tuning.validate(); !st.ok()) return st;
+        if (input_buffer_tuning.max_ticks > 16)
+            return Error{Errc::invalid_config,
+                         "input_buffer_tuning.max_ticks must be <= 16 (the wire carries 0..16)"};
+        if (input_buffer_cap < input_buffer_tuning.max_ticks + 4)
+            return Error{Errc::invalid_config,
+                         "input_buffer_cap must be at least input_buffer_tuning.max_ticks + 4"};
+    } else if (input_buffer_cap < input_buffer_target + 4) {
+        return Error{Errc::invalid_config, "input_buffer_cap must be at least input_buffer_target + 4"};
+    }
+    // A client's latency-based limit is also bounded by the hitbox history (kHitboxHistoryTicks: 1.07 s at 60 Hz,
+    // 0.53 s at 120 Hz); a shot beyond it is clamped and counted as beyond_history.
+    if (rewind_limit == RewindLimitMode::client_latency) {
+        sync::LagCompensationConfig lc = lag_compensation;
+        lc.tick_rate_hz = tick_rate_hz;
+        if (Status st = lc.validate(); !st.ok()) return st;
+    }
     if (max_tick_catchup < 1 || max_tick_catchup > 1000)
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
     // The rewind cap must fit the server's hitbox history (kHitboxHistoryTicks at tick_rate_hz, less the two

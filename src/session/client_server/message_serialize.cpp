@@ -37,7 +37,8 @@ template <class Stream>
 bool serialize(Stream& s, InputPacketTail& m) {
     if (!wire::serialize_bool(s, m.has_ack)) return false;
     if (m.has_ack && !serialize_tick(s, m.ack_snapshot_tick)) return false;
-    return wire::serialize_bits(s, m.ping_time, 32);
+    return wire::serialize_bits(s, m.ping_time, 32) &&
+           wire::serialize_int(s, m.interpolation_delay_ms, std::uint16_t{0}, std::uint16_t{1000});
 }
 
 template <class Stream>
@@ -48,7 +49,8 @@ bool serialize(Stream& s, SnapshotHeader& m) {
     if (m.has_input && !serialize_tick(s, m.last_input_tick)) return false;
     return wire::serialize_int(s, m.arrival_offset_us, -kMaxArrivalOffsetUs, kMaxArrivalOffsetUs) &&
            wire::serialize_int(s, m.input_buffer_depth, std::uint8_t{0}, std::uint8_t{255}) &&
-           wire::serialize_bits(s, m.pong_time, 32) && wire::serialize_bits(s, m.pong_hold_us, 32);
+           wire::serialize_bits(s, m.pong_time, 32) && wire::serialize_bits(s, m.pong_hold_us, 32) &&
+           wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16});
 }
 
 template <class Stream>

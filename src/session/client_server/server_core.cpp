@@ -5,13 +5,23 @@
 #include <cassert>
 
 namespace rwd::client_server {
+namespace {
+
+sync::LagCompensationConfig lag_config(const ServerConfig& c) {
+    sync::LagCompensationConfig lc = c.lag_compensation;
+    lc.tick_rate_hz = c.tick_rate_hz;
+    return lc;
+}
+
+}  // namespace
 
 ServerCore::Impl::Impl(transport::Transport& t, const ServerConfig& c, int seat_count, ServerGameSide& g)
     : transport(t),
       config(c),
       max_clients(seat_count),
       game(g),
-      step(FixedStepConfig{c.tick_rate_hz, c.max_tick_catchup}) {
+      step(FixedStepConfig{c.tick_rate_hz, c.max_tick_catchup}),
+      lag(lag_config(c)) {
     seats.resize(static_cast<std::size_t>(max_clients));
     if (config.require_token) token_gate.emplace(*config.require_token);
 }
@@ -19,11 +29,16 @@ ServerCore::Impl::Impl(transport::Transport& t, const ServerConfig& c, int seat_
 sync::InputJitterBufferConfig ServerCore::Impl::jitter_config() const {
     sync::InputJitterBufferConfig c;
     c.tick_rate_hz = config.tick_rate_hz;
-    c.buffer_ticks = config.input_buffer_target;
+    c.buffer_ticks = config.adaptive_input_buffer ? std::max(config.input_buffer_tuning.min_ticks, 1)
+                                                  : config.input_buffer_target;
     c.max_queue = config.input_buffer_cap;
     c.max_inputs_per_packet = kInputsPerPacket;
     c.packets_per_second = 2.0 * config.tick_rate_hz;
     return c;
+}
+
+int ServerCore::Impl::input_buffer_target(const Seat& s) const {
+    return config.adaptive_input_buffer ? s.tuner.target_ticks() : config.input_buffer_target;
 }
 
 int ServerCore::Impl::slot_of(transport::PeerId peer) const {
@@ -136,6 +151,7 @@ PoppedInput ServerCore::pop_input(int slot) {
     s.last_applied_tick = impl_->tick;
     s.stats.input_buffer_depth = static_cast<double>(s.inputs.depth());
     s.stats.arrival_offset_ticks = s.inputs.arrival_offset_ticks();
+    s.stats.input_buffer_target = impl_->input_buffer_target(s);
     return out;
 }
 
@@ -146,10 +162,29 @@ void ServerCore::add_violations(int slot, std::uint32_t violations) {
     st.flagged = true;
 }
 
-void ServerCore::count_shot(int slot, bool clamped) {
+void ServerCore::count_shot(int slot, const ShotVerdict& verdict) {
     ServerClientStats& st = impl_->seat(slot).stats;
     ++st.shots;
-    if (clamped) ++st.shots_rewind_clamped;
+    if (verdict.beyond_limit || verdict.future || verdict.beyond_history) ++st.shots_rewind_clamped;
+    if (verdict.beyond_limit) ++st.shots_beyond_limit;
+    if (verdict.future) ++st.shots_future_view;
+}
+
+std::optional<sync::RewindLimit> ServerCore::rewind_limit(int slot) {
+    Impl& m = *impl_;
+    if (m.config.rewind_limit != RewindLimitMode::client_latency) return std::nullopt;
+    Impl::Seat& s = m.seat(slot);
+    // The RTT is the server's own measurement (the transport's); the interpolation delay is the client's
+    // claim, which rewind_limit() bounds by the config; the input buffer is what this server asked of it.
+    const transport::PeerStats ps = m.transport.stats(s.peer);
+    sync::ClientLatency c;
+    c.rtt = ps.rtt;
+    c.rtt_jitter = ps.jitter;
+    c.interpolation_delay = Micros{std::int64_t{s.interpolation_ms} * 1000};
+    c.input_buffer_ticks = m.input_buffer_target(s);
+    const sync::RewindLimit limit = m.lag.limit_for(c);
+    s.stats.rewind_limit_ms = limit.total.millis();
+    return limit;
 }
 
 void ServerCore::end_tick(Micros now, Micros tick_started) {

@@ -6,7 +6,9 @@
 #include <rewind/session/auth/token_gate.hpp>
 #include <rewind/session/client_server/detail/server_core.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/sync/input_buffer_tuner.hpp>
 #include <rewind/sync/input_jitter_buffer.hpp>
+#include <rewind/sync/rewind_limit.hpp>
 
 #include <optional>
 #include <span>
@@ -23,6 +25,8 @@ struct ServerCore::Impl {
         Micros last_heard{};
         Micros close_at{};
         sync::InputJitterBuffer<EncodedInput> inputs{sync::InputJitterBufferConfig{}};
+        sync::InputBufferTuner tuner{};      // its adaptive input buffer target
+        std::uint16_t interpolation_ms = 0;  // the interpolation delay it reports (untrusted)
         bool has_ping = false;
         std::uint32_t ping_time = 0;
         Micros ping_at{};
@@ -54,6 +58,7 @@ struct ServerCore::Impl {
     [[nodiscard]] const Seat& seat(int slot) const { return seats[static_cast<std::size_t>(slot)]; }
     [[nodiscard]] sync::InputJitterBufferConfig jitter_config() const;
     [[nodiscard]] int slot_of(transport::PeerId peer) const;
+    [[nodiscard]] int input_buffer_target(const Seat& s) const;
 
     // connections and hellos (server_hello.cpp)
     void on_transport_event(transport::TransportEvent& ev, Micros now);
@@ -101,6 +106,7 @@ struct ServerCore::Impl {
     std::vector<Seat> seats;
     std::vector<Pending> pending;
     std::optional<auth::TokenGate> token_gate;  // set when config.require_token is
+    sync::LagCompensation lag;                  // per-client rewind limits (client_latency mode)
     std::vector<std::uint8_t> buffer;
     std::vector<EncodedInput> packet_inputs;  // scratch: the inputs of one input packet
     ServerStats stats{};

@@ -107,13 +107,14 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now)
     s.peer = peer;
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
+    s.tuner = sync::InputBufferTuner(config.input_buffer_tuning);
     s.stats.connected = true;
     s.stats.peer = peer;
     game.on_seated(slot);  // its player enters the world; no baseline yet: the first snapshot is in full
     ++stats.connects;
     ConnectAccept acc{static_cast<std::uint8_t>(slot), tick, static_cast<std::uint16_t>(config.tick_rate_hz),
                       static_cast<std::uint8_t>(config.snapshot_rate_hz),
-                      static_cast<std::uint8_t>(config.input_buffer_target)};
+                      static_cast<std::uint8_t>(input_buffer_target(s))};
     send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
     // The newcomer learns who is already here, then everyone learns of the newcomer.
     for (int i = 0; i < max_clients; ++i)

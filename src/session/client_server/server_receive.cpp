@@ -101,9 +101,13 @@ void ServerCore::Impl::on_input(int slot, std::span<const std::uint8_t> data, Mi
         s.ping_at = now;
     }
     if (tail.has_ack) game.on_snapshot_ack(slot, tail.ack_snapshot_tick);  // the delta baseline
+    s.interpolation_ms = tail.interpolation_delay_ms;
     const auto verdict = s.inputs.push(head.newest_tick, std::span<const EncodedInput>(packet_inputs), now);
     if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
         count_abusive_packet(slot, now);
+    // How early this packet's newest input arrived feeds the client's adaptive buffer target.
+    if (verdict == sync::PacketVerdict::accepted)
+        s.tuner.on_arrival(s.inputs.last_arrival_offset_ticks(), now);
     const auto& b = s.inputs.stats();
     s.stats.inputs_duplicate = b.redundant_inputs;
     s.stats.inputs_late = b.late_inputs;

@@ -32,6 +32,7 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     head.pong_time = s.ping_time;
     const std::int64_t hold = s.has_ping ? (now - s.ping_at).count : 0;
     head.pong_hold_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(hold, 0, 0xFFFFFFFF));
+    head.input_buffer_target = static_cast<std::uint8_t>(std::clamp(input_buffer_target(s), 0, 16));
 
     // The message is written into a buffer of the transport's largest size: a snapshot that does not fit is
     // an overflow (the byte budget keeps this to a single entity larger than a datagram), anything else a

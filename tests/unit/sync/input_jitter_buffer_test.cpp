@@ -31,7 +31,7 @@ std::vector<In> packet(std::uint32_t newest, int count = 4) {
 TEST(InputJitterBufferConfig, DefaultsAreValidAndBadValuesAreNamed) {
     EXPECT_TRUE(InputJitterBufferConfig{}.validate().ok());
     InputJitterBufferConfig c;
-    c.buffer_ticks = 4;
+    c.buffer_ticks = 17;
     EXPECT_EQ(c.validate().code(), Errc::invalid_config);
     c = {};
     c.max_future_ticks = 64;

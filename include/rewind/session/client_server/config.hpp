@@ -7,6 +7,8 @@
 #include <rewind/session/auth/token_gate.hpp>
 #include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/sync/clock_sync.hpp>
+#include <rewind/sync/input_buffer_tuner.hpp>
+#include <rewind/sync/rewind_limit.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +26,12 @@ struct StatsClock {
     void* user = nullptr;  ///< passed back to fn
 };
 
+/// How the server bounds the view time a client's shot claims (lag compensation).
+enum class RewindLimitMode : std::uint8_t {
+    client_latency,  ///< per client: its measured RTT, interpolation delay, input buffer and jitter margin
+    fixed_cap,       ///< one cap for every client: ServerConfig::max_rewind_ms
+};
+
 /// How the authoritative server runs.
 struct ServerConfig {
     int tick_rate_hz = 60;             ///< simulation ticks per second, 1..1000
@@ -33,9 +41,18 @@ struct ServerConfig {
     Micros client_timeout{5'000'000};  ///< a seated client that sends no input for this long is dropped
     Micros hello_timeout{3'000'000};   ///< a connection that sends no hello for this long is dropped
     Micros kick_linger{200'000};       ///< time between sending Disconnect and closing the connection
-    int max_rewind_ms = 250;      ///< lag compensation cap, 0..1000 and within kHitboxHistoryTicks - 2 ticks
-    int input_buffer_target = 2;  ///< jitter buffer depth (ticks) the server aims for, 1..3
-    int input_buffer_cap = 8;     ///< inputs queued per client beyond which the excess is dropped, 1..32
+    /// How far back a client's shots are judged: its own latency (default) or one fixed cap for everyone.
+    RewindLimitMode rewind_limit = RewindLimitMode::client_latency;
+    /// client_latency mode: RTT compensated in full up to 250 ms, plus the client's interpolation delay (at
+    /// most 150 ms), its input buffer and a jitter margin (tick_rate_hz is copied from above).
+    sync::LagCompensationConfig lag_compensation{};
+    int max_rewind_ms = 250;  ///< fixed_cap mode: the cap, 0..1000 and within kHitboxHistoryTicks - 2 ticks
+    /// Follow each client's measured input arrival spread (input_buffer_tuning); false: input_buffer_target.
+    bool adaptive_input_buffer = true;
+    sync::InputBufferTunerConfig input_buffer_tuning{};  ///< adaptive targets: 1..8 ticks, <= 0.2 % late
+    int input_buffer_target = 2;  ///< the fixed target (ticks early) without adaptation, 1..16
+    int input_buffer_cap = 16;  ///< inputs queued per client beyond which the excess is dropped, 1..32 and at
+                                ///< least the largest target + 4
     std::uint32_t max_malformed = 20;  ///< malformed messages from one client before it is kicked (0: never)
     std::uint32_t max_violations = 0;  ///< sanitize violations before a kick (0: count and flag only)
     /// Input packets one client may have refused in one abuse window (over the rate limit or stamped too far

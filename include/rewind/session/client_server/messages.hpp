@@ -16,7 +16,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 4;
+inline constexpr std::uint32_t kProtocolVersion = 5;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Longest chat text in bytes.
@@ -87,22 +87,24 @@ struct InputPacketHead {
 
 /// The fields of an input packet after its inputs.
 struct InputPacketTail {
-    bool has_ack = false;         ///< whether ack_snapshot_tick is valid
-    Tick ack_snapshot_tick{};     ///< newest snapshot decoded (baseline for deltas)
-    std::uint32_t ping_time = 0;  ///< client clock in microseconds, low 32 bits; echoed back
+    bool has_ack = false;                      ///< whether ack_snapshot_tick is valid
+    Tick ack_snapshot_tick{};                  ///< newest snapshot decoded (baseline for deltas)
+    std::uint32_t ping_time = 0;               ///< client clock in microseconds, low 32 bits; echoed back
+    std::uint16_t interpolation_delay_ms = 0;  ///< how far behind the server the client draws others, 0..1000
 };
 
 /// The fields of a snapshot in front of its entity section (SnapshotPacket<Record> in packets.hpp is the
 /// whole message).
 struct SnapshotHeader {
-    std::uint16_t sequence = 0;           ///< per-client snapshot counter (loss measurement)
-    Tick server_tick{};                   ///< the tick this state is after
-    bool has_input = false;               ///< whether last_input_tick is valid
-    Tick last_input_tick{};               ///< newest input tick of this client applied by the server
-    std::int32_t arrival_offset_us = 0;   ///< how early (+) or late (-) this client's inputs arrive
-    std::uint8_t input_buffer_depth = 0;  ///< inputs waiting in the server's jitter buffer, 0..255
-    std::uint32_t pong_time = 0;          ///< the newest ping_time received from this client
-    std::uint32_t pong_hold_us = 0;       ///< how long the server held that ping before this snapshot
+    std::uint16_t sequence = 0;            ///< per-client snapshot counter (loss measurement)
+    Tick server_tick{};                    ///< the tick this state is after
+    bool has_input = false;                ///< whether last_input_tick is valid
+    Tick last_input_tick{};                ///< newest input tick of this client applied by the server
+    std::int32_t arrival_offset_us = 0;    ///< how early (+) or late (-) this client's inputs arrive
+    std::uint8_t input_buffer_depth = 0;   ///< inputs waiting in the server's jitter buffer, 0..255
+    std::uint32_t pong_time = 0;           ///< the newest ping_time received from this client
+    std::uint32_t pong_hold_us = 0;        ///< how long the server held that ping before this snapshot
+    std::uint8_t input_buffer_target = 0;  ///< ticks early the server wants this client's inputs now, 0..16
 };
 
 /// Kinds of reliable events.

@@ -25,9 +25,10 @@ struct InputPacket {
     Tick newest_tick{};          ///< the client tick of inputs[0]
     std::uint8_t count = 1;      ///< 0..kInputsPerPacket
     std::array<Input, kInputsPerPacket> inputs{};
-    bool has_ack = false;         ///< whether ack_snapshot_tick is valid
-    Tick ack_snapshot_tick{};     ///< newest snapshot decoded (baseline for deltas)
-    std::uint32_t ping_time = 0;  ///< client clock in microseconds, low 32 bits; echoed back
+    bool has_ack = false;                      ///< whether ack_snapshot_tick is valid
+    Tick ack_snapshot_tick{};                  ///< newest snapshot decoded (baseline for deltas)
+    std::uint32_t ping_time = 0;               ///< client clock in microseconds, low 32 bits; echoed back
+    std::uint16_t interpolation_delay_ms = 0;  ///< how far behind the server the client draws others, 0..1000
 };
 
 /// The entity section of a snapshot: every entity the client holds after it, delta-coded against a baseline.
@@ -64,11 +65,12 @@ bool serialize(Stream& s, InputPacket<Input>& m) {
             return false;
         }
     }
-    InputPacketTail tail{m.has_ack, m.ack_snapshot_tick, m.ping_time};
+    InputPacketTail tail{m.has_ack, m.ack_snapshot_tick, m.ping_time, m.interpolation_delay_ms};
     if (!serialize(s, tail)) return false;
     m.has_ack = tail.has_ack;
     m.ack_snapshot_tick = tail.ack_snapshot_tick;
     m.ping_time = tail.ping_time;
+    m.interpolation_delay_ms = tail.interpolation_delay_ms;
     return true;
 }
 

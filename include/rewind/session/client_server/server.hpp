@@ -127,12 +127,20 @@ private:
             core_.add_violations(i, violations);
             inputs_[static_cast<std::size_t>(i)] = in;
             if (G::fires(in) && !popped.repeated) {
-                // The view time comes from the client: clamp() keeps it inside the rewind cap and the
-                // history.
-                const auto& hs = history_.stats();
-                const std::uint64_t capped = hs.clamped_rewind + hs.clamped_history;
-                const ViewTime view = history_.clamp(G::view_time(in, tick), tick);
-                core_.count_shot(i, hs.clamped_rewind + hs.clamped_history != capped);
+                // The view time comes from the client: clamp() keeps it within that client's own latency (or
+                // the fixed cap), the present and the history, and says which bound it hit.
+                const sync::HitboxHistoryStats before = history_.stats();
+                const auto limit = core_.rewind_limit(i);
+                const ViewTime claimed = G::view_time(in, tick);
+                const ViewTime view =
+                    limit ? history_.clamp(claimed, tick, *limit) : history_.clamp(claimed, tick);
+                const sync::HitboxHistoryStats& after = history_.stats();
+                ShotVerdict verdict;
+                verdict.beyond_limit = after.clamped_rewind + after.clamped_latency !=
+                                       before.clamped_rewind + before.clamped_latency;
+                verdict.future = after.clamped_future != before.clamped_future;
+                verdict.beyond_history = after.clamped_history != before.clamped_history;
+                core_.count_shot(i, verdict);
                 any_rewound = history_.fill(rewound_, i, view) || any_rewound;
             }
         }

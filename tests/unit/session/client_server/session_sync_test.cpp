@@ -90,6 +90,7 @@ TEST(CsSync, ClientAdoptsTheServersInputBufferTarget) {
         const std::uint64_t seed = 25 + static_cast<std::uint64_t>(target);
         SCOPED_TRACE("seed=" + std::to_string(seed) + " target=" + std::to_string(target));
         cs::ServerConfig sc;
+        sc.adaptive_input_buffer = false;  // the fixed target this test is about
         sc.input_buffer_target = target;
         Match<> m(seed, link(40, 2), sc);
         ASSERT_EQ(m.client_config.clock.target_input_offset_ticks, 2.0);
@@ -251,6 +252,7 @@ TEST(CsSync, ConfigsValidate) {
 TEST(CsSync, RewindCapMustFitTheHitboxHistory) {
     // 64 ticks of history, less the two the interpolation pair at the cap needs: 62 ticks.
     cs::ServerConfig s;
+    s.rewind_limit = cs::RewindLimitMode::fixed_cap;  // the one cap for everyone
     s.tick_rate_hz = 60;
     s.max_rewind_ms = 1000;  // 60 ticks
     EXPECT_TRUE(s.validate().ok());

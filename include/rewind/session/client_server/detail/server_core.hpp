@@ -9,11 +9,13 @@
 #include <rewind/session/client_server/detail/encoded_input.hpp>
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/session/client_server/stats.hpp>
+#include <rewind/sync/rewind_limit.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace rwd::wire {
@@ -59,6 +61,13 @@ protected:
     ~ServerGameSide() = default;
 };
 
+/// How lag compensation judged one shot's claimed view time.
+struct ShotVerdict {
+    bool beyond_limit = false;    ///< older than the client's rewind limit (or the fixed cap): clamped to it
+    bool future = false;          ///< ahead of the server: clamped to the present
+    bool beyond_history = false;  ///< older than the hitbox history: clamped to its oldest record
+};
+
 /// One seat's input for the tick being simulated.
 struct PoppedInput {
     EncodedInput bits;      ///< the input (bits == 0: none yet, the neutral input)
@@ -87,8 +96,11 @@ public:
     [[nodiscard]] PoppedInput pop_input(int slot);
     /// Counts sanitize() violations of `slot`'s input (flags the client).
     void add_violations(int slot, std::uint32_t violations);
-    /// Counts a shot of `slot`, and whether lag compensation clamped its view time.
-    void count_shot(int slot, bool clamped);
+    /// Counts a shot of `slot` and how lag compensation judged it.
+    void count_shot(int slot, const ShotVerdict& verdict);
+    /// The rewind limit of `slot`'s shots from its own latency (client_latency mode), or none (fixed_cap
+    /// mode: the hitbox history's max_rewind applies).
+    [[nodiscard]] std::optional<sync::RewindLimit> rewind_limit(int slot);
     /// The tick was simulated: advances tick(), kicks clients over max_violations, sends snapshots when due.
     void end_tick(Micros now, Micros tick_started);
     /// The stats clock's reading (Micros{} without one): the adapter stamps a tick's start with it.
