@@ -90,7 +90,7 @@ void BM_EncodeAllClients64(benchmark::State& bs) {
                                 world.begin();
             planner.plan(cl, seq, static_cast<int>(viewer), plan);
             rwd::wire::WriteStream w{std::span<std::uint8_t>(buffer)};
-            if (!rwd::sync::serialize_entity_delta(w, plan.baseline, plan.view, plan.stale))
+            if (!rwd::sync::serialize_entity_delta(w, plan.baseline, plan.held, plan.stale))
                 bs.SkipWithError("encode failed");
             planner.commit(cl, seq, tick, plan);
             if (frame >= 30) {  // after warm-up: steady state

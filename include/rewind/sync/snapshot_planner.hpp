@@ -66,13 +66,13 @@ struct SnapshotClient {
     }
 };
 
-/// A snapshot plan for one client: encode `view` with `stale` against `baseline` (age `baseline_age`, 0 =
+/// A snapshot plan for one client: encode `held` with `stale` against `baseline` (age `baseline_age`, 0 =
 /// none), then commit() it to the client's window.
 template <class Record>
 struct SnapshotPlan {
     std::span<const Record> baseline{};  ///< the baseline's entities (empty without one)
     std::uint8_t baseline_age = 0;       ///< sequence - baseline sequence, 1..64; 0 = empty baseline
-    std::vector<Record> view;            ///< what the client will hold after decoding, sorted by id
+    std::vector<Record> held;            ///< what the client will hold after decoding, sorted by id
     std::vector<std::uint32_t> stale;    ///< ids kept at their baseline value, ascending
     SnapshotPlanStats stats{};           ///< what was decided
 };
@@ -103,7 +103,7 @@ public:
     /// (-1: none; it is always sent first when it changed). `relevance` may be null.
     void plan(SnapshotClient<Record>& client, std::uint16_t sequence, int viewer, SnapshotPlan<Record>& out,
               RelevanceFn<Record> relevance = nullptr, void* user = nullptr, int client_id = 0) {
-        out.view.clear();
+        out.held.clear();
         out.stale.clear();
         out.stats = {};
         const auto* base = client.window.baseline();
@@ -197,22 +197,22 @@ public:
         }
         out.stats.planned_bits = planned;
 
-        // The view: what the client holds after decoding.
+        // What the client holds after decoding.
         b = 0;
         for (std::size_t r = 0; r < relevant_.size(); ++r) {
             const Record& e = world_[relevant_[r]];
             while (b < bl.size() && bl[b].id < e.id) ++b;
             const bool in_base = b < bl.size() && bl[b].id == e.id;
             if (in_base && bl[b].snap == e.snap) {
-                out.view.push_back(e);
+                out.held.push_back(e);
             } else if (chosen_[r]) {
-                out.view.push_back(e);
+                out.held.push_back(e);
                 if (in_base)
                     ++out.stats.changed;
                 else
                     ++out.stats.entered;
             } else if (in_base) {
-                out.view.push_back(bl[b]);
+                out.held.push_back(bl[b]);
                 out.stale.push_back(e.id);
                 ++out.stats.stale;
             } else {
@@ -226,7 +226,7 @@ public:
     void commit(SnapshotClient<Record>& client, std::uint16_t sequence, Tick tick,
                 const SnapshotPlan<Record>& plan) {
         std::vector<Record>& slot = client.window.push(sequence, tick);
-        slot.assign(plan.view.begin(), plan.view.end());
+        slot.assign(plan.held.begin(), plan.held.end());
     }
 
     /// Changes the entity-section budget (bits per snapshot; < 0 = none) for the following plans.

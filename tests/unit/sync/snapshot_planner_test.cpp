@@ -42,7 +42,7 @@ struct Link {
         planner.set_world(std::span<const Rec>(world), std::span<const GridPoint>(pos));
         planner.plan(server, seq, viewer, plan);
         Packet p{seq, tick, plan.baseline_age, {}};
-        EXPECT_TRUE(encode_entity_delta(plan.baseline, plan.view, plan.stale, p.bytes).ok());
+        EXPECT_TRUE(encode_entity_delta(plan.baseline, plan.held, plan.stale, p.bytes).ok());
         planner.commit(server, seq, Tick{tick}, plan);
         ++seq;
         tick += 2;

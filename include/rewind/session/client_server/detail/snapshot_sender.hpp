@@ -107,7 +107,7 @@ public:
                                          [](const EntityRecord& e, std::uint32_t id) { return e.id < id; });
         const int viewer = it != w.end() && it->id == own ? static_cast<int>(it - w.begin()) : -1;
         planner_.plan(client, head.sequence, viewer, plan_, relevance_, relevance_user_, slot);
-        if (!write_entity_section(s, plan_.baseline_age, plan_.baseline, plan_.view, plan_.stale))
+        if (!write_entity_section(s, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale))
             return false;
         out.relevant = plan_.stats.relevant;
         out.left_out = plan_.stats.stale + plan_.stats.deferred;
