@@ -1,5 +1,5 @@
 /// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's
-/// snapshot, and a client tick whose reconciliation replays 30 ticks.
+/// snapshot, a client tick whose reconciliation replays 30 ticks, and a client's rendered frame.
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/client.hpp>
@@ -95,24 +95,36 @@ void BM_ServerTick64Clients(benchmark::State& st) {
 }
 BENCHMARK(BM_ServerTick64Clients)->Arg(30)->Arg(60)->Unit(benchmark::kMicrosecond);
 
-/// A client at 60 Hz whose every snapshot acknowledges the tick 30 ticks back: one client tick (predict +
-/// send) plus one snapshot decode and a reconciliation replaying 30 ticks of a 64-player arena.
-void BM_ClientReconcile30Ticks(benchmark::State& st) {
+/// A client of a 64-player arena fed by hand: every snapshot acknowledges the tick 30 ticks back and echoes
+/// the newest ping (a round trip of one frame).
+struct FedClient {
     FakeTransport t;
-    t.keep = true;
-    cs::ClientConfig cc;
-    cs::Client<ArenaGame> client(t, cc);
+    cs::Client<ArenaGame> client{t, cs::ClientConfig{}};
     Micros now{1'000'000};
-    (void)client.connect({"server", 1}, now);
-    t.deliver(1, cs::ConnectAccept{0, Tick{1000}, 60, 30}, tr::Delivery::reliable_ordered);
-
-    arena::State world = arena::new_match(2);
-    for (int s = 0; s < 64; ++s) ArenaGame::add_player(world, s);
     cs::SnapshotPacket<ArenaGame::EntityRecord> snap;
-    ArenaGame::capture(world, snap.entities);
     Tick server_tick{1000};
-    auto feed = [&] {
-        // Echo the newest ping (a round trip of one frame).
+
+    FedClient() {
+        t.keep = true;
+        (void)client.connect({"server", 1}, now);
+        t.deliver(1, cs::ConnectAccept{0, Tick{1000}, 60, 30}, tr::Delivery::reliable_ordered);
+        arena::State world = arena::new_match(2);
+        for (int s = 0; s < 64; ++s) ArenaGame::add_player(world, s);
+        ArenaGame::capture(world, snap.entities);
+        for (int i = 0; i < 300 && client.phase() != cs::ClientPhase::playing; ++i) {
+            feed();
+            now += kTick;
+            client.update(now);
+        }
+        for (int i = 0; i < 40; ++i) {
+            now += kTick;
+            client.update(now);
+        }
+        arena::Input in;
+        in.move_x = 100;
+        client.set_input(in);
+    }
+    void feed() {
         for (const auto& bytes : t.sent) {
             cs::InputPacket<ArenaGame::Input> in;
             if (cs::decode_message(bytes, in).ok()) snap.pong_time = in.ping_time;
@@ -124,25 +136,20 @@ void BM_ClientReconcile30Ticks(benchmark::State& st) {
         snap.pong_hold_us = 0;
         t.deliver(1, snap);
         ++server_tick;
-    };
-    for (int i = 0; i < 300 && client.phase() != cs::ClientPhase::playing; ++i) {
-        feed();
-        now += kTick;
-        client.update(now);
     }
-    for (int i = 0; i < 40; ++i) {
-        now += kTick;
-        client.update(now);
-    }
-    arena::Input in;
-    in.move_x = 100;
-    client.set_input(in);
+};
+
+/// One client tick (predict + send) plus one snapshot decode and a reconciliation replaying 30 ticks of a
+/// 64-player arena.
+void BM_ClientReconcile30Ticks(benchmark::State& st) {
+    FedClient f;
+    auto& client = f.client;
     const auto replayed_before = client.stats().replayed_ticks;
     const auto rec_before = client.stats().reconciliations;
     for (auto _ : st) {
-        feed();
-        now += kTick;
-        client.update(now);
+        f.feed();
+        f.now += kTick;
+        client.update(f.now);
     }
     const auto recs = client.stats().reconciliations - rec_before;
     st.counters["replayed/snapshot"] = static_cast<double>(client.stats().replayed_ticks - replayed_before) /
@@ -150,6 +157,21 @@ void BM_ClientReconcile30Ticks(benchmark::State& st) {
     st.counters["playing"] = client.phase() == cs::ClientPhase::playing ? 1 : 0;
 }
 BENCHMARK(BM_ClientReconcile30Ticks)->Unit(benchmark::kMicrosecond);
+
+/// One rendered frame between ticks of a 64-player arena (as the client app draws it): the render list and
+/// the drawn own player, with no new tick or snapshot since the last frame.
+void BM_ClientRenderFrame(benchmark::State& st) {
+    FedClient f;
+    auto& client = f.client;
+    Micros frame = f.now;
+    for (auto _ : st) {
+        frame += Micros{1};  // a new frame time, still before the next tick
+        benchmark::DoNotOptimize(client.render_entities(frame).size());
+        benchmark::DoNotOptimize(client.smoothed_own_entity());
+    }
+    st.counters["playing"] = client.phase() == cs::ClientPhase::playing ? 1 : 0;
+}
+BENCHMARK(BM_ClientRenderFrame)->Unit(benchmark::kMicrosecond);
 
 /// The replay alone: 30 arena steps of a 64-player world (the floor under the reconciliation above).
 void BM_Arena30Steps(benchmark::State& st) {

@@ -96,8 +96,8 @@ void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<D
                 d.snap = *s;  // prediction plus the decaying correction offset
         entities.push_back(d);
     }
-    if (ghosts && player.tap().has_snapshot())
-        for (const auto& rec : player.tap().newest().entities)
+    if (ghosts)  // the server's newest word, uninterpolated (empty before the first snapshot)
+        for (const auto& rec : client.newest_snapshot_entities())
             ghost_entities.push_back(DrawnEntity{rec.id, rec.snap, false});
 }
 

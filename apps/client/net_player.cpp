@@ -53,14 +53,13 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
     p->udp_ = std::move(udp.value());
     p->conditioned_ =
         std::make_unique<tr::ConditionedTransport>(*p->udp_, tr::ConditionedLinks{}, config.link_seed);
-    p->tap_ = std::make_unique<SnapshotTap>(*p->conditioned_);
     cs::ClientConfig cc;
     cc.tick_rate_hz = config.tick_rate_hz;
     cc.game_id = kArenaGameId;
     cc.connect_token = config.connect_token;
     cc.logger = config.logger;
     if (auto s = cc.validate(); !s.ok()) return s.error();
-    p->client_ = std::make_unique<ArenaClient>(*p->tap_, cc);
+    p->client_ = std::make_unique<ArenaClient>(*p->conditioned_, cc);
     if (config.bot) p->bot_.emplace(config.bot_seed);
     if (auto s = p->client_->connect(config.server, now); !s.ok()) return s.error();
     return p;

@@ -2,8 +2,6 @@
 // bot.
 #pragma once
 
-#include "client/snapshot_tap.hpp"
-
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
 
@@ -46,7 +44,7 @@ struct NetPlayerConfig {
 [[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
 
 /// One arena client: a client-only EnetTransport, wrapped in a ConditionedTransport (perfect until the links
-/// are changed) and a SnapshotTap, a Client<ArenaGame>, and, for bots, an arena::Bot that picks the input
+/// are changed), a Client<ArenaGame>, and, for bots, an arena::Bot that picks the input
 /// each tick from bot_view_of().
 class NetPlayer {
 public:
@@ -66,8 +64,6 @@ public:
     [[nodiscard]] const ArenaClient& client() const { return *client_; }
     /// The client-side link conditioner (change its links to impair this client's own traffic).
     [[nodiscard]] rwd::transport::ConditionedTransport& link() { return *conditioned_; }
-    /// The newest snapshot as received (for drawing server-authoritative ghosts).
-    [[nodiscard]] const SnapshotTap& tap() const { return *tap_; }
     /// The real UDP endpoint.
     [[nodiscard]] rwd::transport::EnetTransport& udp() { return *udp_; }
     /// The input a bot chose last (neutral for a human-driven player).
@@ -87,7 +83,6 @@ private:
     NetPlayerConfig config_;
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
     std::unique_ptr<rwd::transport::ConditionedTransport> conditioned_;
-    std::unique_ptr<SnapshotTap> tap_;
     std::unique_ptr<ArenaClient> client_;
     std::optional<arena::Bot> bot_;
     arena::Input bot_input_{};

@@ -84,10 +84,10 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
         // the acknowledged tick, which replaying the pending inputs can grow or shrink.
         if (r.snapped) {
             ++p.snapped;
-            if (r.view_offset_m <= c.config().snap_distance_m) ++p.snapped_below_threshold;
+            if (r.drawn_offset_m <= c.config().snap_distance_m) ++p.snapped_below_threshold;
         } else {
             ++p.smoothed;
-            if (r.view_offset_m > c.config().snap_distance_m) ++p.smoothed_above_threshold;
+            if (r.drawn_offset_m > c.config().snap_distance_m) ++p.smoothed_above_threshold;
         }
         if (cfg_.series)
             fig_.corrections.push_back(CorrectionPoint{static_cast<double>((now - start_).count) / 1e6, index,
@@ -209,7 +209,7 @@ void Match::client_frame(Seat& s, int index, Micros now) {
     // A rifle shot predicted in this frame's tick: did it hit anyone on this screen?
     if (ran == 1 && own.alive() && own.fire_cooldown == arena::kRifleInterval) {
         const rwd::Tick t = c.tick() - 1;
-        const double rewind = rwd::sync::FracTick{t, 0.0} - c.view_time();
+        const double rewind = rwd::sync::FracTick{t, 0.0} - c.render_time();
         shots_.on_client_shot(t, s.slot, on_screen_target(own, s.slot, others), rewind);
     }
     if (cfg_.compare_own && ran == 1) {

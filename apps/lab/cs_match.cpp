@@ -126,7 +126,7 @@ void Match::server_step(Micros now) {
             if (!s.playing || s.slot < 0) continue;
             std::vector<std::uint32_t>
                 ids;  // the entities of its newest snapshot, checked against that very tick
-            for (const auto& e : s.client->entity_buffer_stats()) ids.push_back(e.id);
+            for (const auto& e : s.client->newest_snapshot_entities()) ids.push_back(e.id);
             bandwidth_.sample_interest(s.client->newest_server_tick(), s.slot, ids,
                                        cfg_.snapshots.aoi_radius_m);
         }

@@ -200,6 +200,10 @@ public:
     }
     /// The oldest buffered tick (meaningful when size() > 0).
     [[nodiscard]] Tick oldest_tick() const { return entries_[0].tick; }
+    /// The tick of buffered snapshot `i`, 0 (the oldest) .. size() - 1 (the newest).
+    [[nodiscard]] Tick tick_at(int i) const { return entries_[static_cast<std::size_t>(i)].tick; }
+    /// Buffered snapshot `i`, 0 (the oldest) .. size() - 1 (the newest).
+    [[nodiscard]] const Snap& snapshot_at(int i) const { return entries_[static_cast<std::size_t>(i)].snap; }
     /// Ticks buffered ahead of the render time at `now` (negative while starving; 0 when empty).
     [[nodiscard]] double depth(Micros now) const { return depth_at(server_time(now)); }
     /// Ticks buffered ahead of the render time for an explicit `server_now` (as in sample_at()).

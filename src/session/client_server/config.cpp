@@ -78,7 +78,7 @@ Status ClientConfig::validate() const {
     if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be positive"};
     if (connect_token.size() > auth::kMaxTokenBytes)
         return Error{Errc::invalid_config, "connect_token is longer than auth::kMaxTokenBytes"};
-    sync::ClockSyncConfig c = clock;
+    sync::ClockSyncConfig c = clock_sync;
     c.tick_rate_hz = tick_rate_hz;
     return c.validate();
 }

@@ -72,13 +72,6 @@ struct ServerConfig {
     [[nodiscard]] Status validate() const;
 };
 
-/// How remote players' inputs are guessed while predicting the local player.
-enum class RemoteInputPolicy : std::uint8_t {
-    neutral,     ///< Input{} for everyone else (they stand still in the prediction)
-    last_known,  ///< the last input the client itself gave remote slots (always Input{} today; kept for
-                 ///< games)
-};
-
 /// How a client runs.
 struct ClientConfig {
     int tick_rate_hz = 60;      ///< must match the server's (checked against ConnectAccept)
@@ -88,19 +81,18 @@ struct ClientConfig {
     int max_tick_catchup = 8;        ///< most ticks one update() runs, 1..1000
     Micros smoothing_time{100'000};  ///< visual correction decay time constant
     double snap_distance_m = 2.0;    ///< corrections larger than this snap instead of smoothing, > 0
-    RemoteInputPolicy remote_inputs = RemoteInputPolicy::neutral;
     double interp_delay_snapshots =
         2.0;  ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
     int max_extrapolation_ticks = 2;         ///< after this much extrapolation, hold
     std::size_t correction_log_size = 1024;  ///< corrections kept for inspection (the count goes on)
     Micros connect_timeout{5'000'000};       ///< no accept for this long: give up
     int min_rtt_samples = 5;  ///< RTT samples needed before the first tick (a good first lead), 1..32
-    Micros sync_ping_interval{50'000};  ///< ping spacing while syncing, before ticking starts
-    int initial_extra_lead_ticks = 4;   ///< extra lead on (re)sync, eased away by clock sync, 0..30
-    sync::ClockSyncConfig
-        clock{};      ///< clock sync (tick_rate_hz is copied from above; target_input_offset_ticks
-                      ///< is replaced by the server's input_buffer_target from the accept)
-    Logger logger{};  ///< where connection events are logged
+    Micros sync_ping_interval{50'000};   ///< ping spacing while syncing, before ticking starts
+    int initial_extra_lead_ticks = 4;    ///< extra lead on (re)sync, eased away by clock sync, 0..30
+    sync::ClockSyncConfig clock_sync{};  ///< clock sync (tick_rate_hz is copied from above;
+                                         ///< target_input_offset_ticks is replaced by the server's
+                                         ///< input_buffer_target from the accept)
+    Logger logger{};                     ///< where connection events are logged
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

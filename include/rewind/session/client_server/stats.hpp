@@ -90,9 +90,9 @@ struct CorrectionRecord {
     std::uint32_t fields = 0;        ///< G::diff_fields(predicted, authoritative)
     std::int64_t error_q = 0;        ///< G::position_error_q in grid units
     double error_m = 0.0;            ///< the same in metres
-    double view_offset_m =
+    double drawn_offset_m =
         0.0;               ///< how far the drawn player was from the corrected prediction (offset to hide)
-    bool snapped = false;  ///< view_offset_m > snap_distance_m: the drawn player snapped instead
+    bool snapped = false;  ///< drawn_offset_m > snap_distance_m: the drawn player snapped instead
 };
 
 /// The client's debug-overlay figures.
@@ -140,8 +140,9 @@ struct ClientStats {
 
 /// Interpolation state of one remote entity, for the overlay.
 struct EntityBufferStats {
-    std::uint32_t id = 0;      ///< the entity
-    double depth_ticks = 0.0;  ///< newest buffered tick - render tick (negative: extrapolating)
+    std::uint32_t id = 0;  ///< the entity
+    double depth_ticks =
+        0.0;  ///< newest buffered tick this entity appears in - render tick (negative: behind)
 };
 
 /// Per-client snapshot bandwidth in kbit/s: wire bytes (payload + UDP/IP + transport headers) over the time

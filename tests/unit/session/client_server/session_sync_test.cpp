@@ -93,7 +93,7 @@ TEST(CsSync, ClientAdoptsTheServersInputBufferTarget) {
         sc.adaptive_input_buffer = false;  // the fixed target this test is about
         sc.input_buffer_target = target;
         Match<> m(seed, link(40, 2), sc);
-        ASSERT_EQ(m.client_config.clock.target_input_offset_ticks, 2.0);
+        ASSERT_EQ(m.client_config.clock_sync.target_input_offset_ticks, 2.0);
         m.connect_client();
         m.client(0).set_input(move(50, 0));
         ASSERT_TRUE(m.run_until_playing());
@@ -242,7 +242,7 @@ TEST(CsSync, ConfigsValidate) {
     c.max_extrapolation_ticks = 11;
     EXPECT_FALSE(c.validate().ok());
     c = {};
-    c.clock.max_adjust = 0.5;
+    c.clock_sync.max_adjust = 0.5;
     EXPECT_FALSE(c.validate().ok());
     c = {};
     c.snap_distance_m = 0.0;  // the correction smoother needs a positive snap distance

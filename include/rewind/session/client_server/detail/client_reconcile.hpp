@@ -1,5 +1,5 @@
-/// Client<G> member definitions, part 2: snapshots, reconciliation, correction smoothing and interpolation
-/// (via client_impl.hpp).
+/// Client<G> member definitions, part 2: reconciliation, the own player (cached), correction smoothing,
+/// interpolation and the render list (via client_impl.hpp).
 #pragma once
 
 #include <algorithm>
@@ -9,8 +9,9 @@ namespace rwd::client_server {
 
 template <ReplicatedGame G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const EntityRecord> entities) const {
-    if (slot_ < 0) return std::nullopt;
-    const std::uint32_t id = G::player_entity(slot_);
+    const int slot = core_.slot();
+    if (slot < 0) return std::nullopt;
+    const std::uint32_t id = G::player_entity(slot);
     auto it = std::lower_bound(entities.begin(), entities.end(), id,
                                [](const EntityRecord& e, std::uint32_t v) { return e.id < v; });
     if (it == entities.end() || it->id != id) return std::nullopt;
@@ -19,8 +20,15 @@ std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const Enti
 
 template <ReplicatedGame G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_entity() const {
-    G::capture(state_, scratch_);
-    return own_in(scratch_);
+    // G::capture copies the whole world: do it once per predicted state (every change of state_ calls
+    // predicted_state_changed()), not once per question.
+    if (!own_fresh_ || own_slot_ != core_.slot()) {
+        G::capture(state_, scratch_);
+        own_ = own_in(scratch_);
+        own_fresh_ = true;
+        own_slot_ = core_.slot();
+    }
+    return own_;
 }
 
 template <ReplicatedGame G>
@@ -32,11 +40,11 @@ std::optional<typename G::EntitySnapshot> Client<G>::smoothed_own_entity() const
 }
 
 template <ReplicatedGame G>
-double Client<G>::carry_view(const std::optional<EntitySnapshot>& predicted_before) {
+double Client<G>::keep_drawn_player(const std::optional<EntitySnapshot>& predicted_before) {
     // The prediction just moved from predicted_before to where it is now. Draw = prediction + offset, so
     // adding (before - after) to the offset keeps the drawn player exactly where it was; the offset then
     // decays. If the offset that needs is longer than snap_distance_m, the smoother clears it instead: the
-    // view snaps.
+    // drawn player snaps.
     const auto after = own_entity();
     if (!predicted_before || !after) {
         smoother_.reset();  // no player before or after: nothing was drawn to stay continuous with
@@ -49,69 +57,14 @@ double Client<G>::carry_view(const std::optional<EntitySnapshot>& predicted_befo
     if (a == b) return smoother_.magnitude();
     const std::uint64_t snapped = smoother_.stats().snapped;
     smoother_.on_correction(sync::Offset3{a[0] - b[0], a[1] - b[1], a[2] - b[2]});
-    if (smoother_.stats().snapped != snapped) ++stats_.snaps;
+    if (smoother_.stats().snapped != snapped) ++core_.adapter_stats().snaps;
     return std::sqrt(needed.x * needed.x + needed.y * needed.y + needed.z * needed.z);
 }
 
 template <ReplicatedGame G>
-void Client<G>::on_snapshot(Snapshot& snap, Micros now) {
-    if (has_snapshot_ && snap.server_tick <= newest_snapshot_tick_) {
-        ++stats_.snapshots_stale;  // reordered or duplicated: a newer state is already in
-        return;
-    }
-    ++stats_.snapshots_received;
-    // Loss from sequence numbers: expected = span of sequences seen, received = count (window halves as it
-    // ages).
-    if (!has_seq_) {
-        has_seq_ = true;
-        newest_seq_ = snap.sequence;
-        seq_expected_window_ = seq_received_window_ = 1;
-    } else {
-        const std::int32_t d = seq_diff(snap.sequence, newest_seq_);
-        if (d > 0) {
-            seq_expected_window_ += static_cast<std::uint64_t>(d);
-            newest_seq_ = snap.sequence;
-        }
-        ++seq_received_window_;
-        if (seq_expected_window_ >= 120) {
-            stats_.loss = 1.0 - std::min(1.0, static_cast<double>(seq_received_window_) /
-                                                  static_cast<double>(seq_expected_window_));
-            seq_expected_window_ /= 2;
-            seq_received_window_ /= 2;
-        }
-    }
-
-    // The snapshot holds the state after tick X and leaves the server right after it ran X, when the server's
-    // clock reads X + 1: that is the stamp clock sync wants.
-    clock_.on_server_tick(snap.server_tick + 1, now);
-    // The echo carries the low 32 bits of our send time; the difference is taken modulo 2^32 (71 minutes).
-    const auto since_ping =
-        static_cast<std::uint32_t>(static_cast<std::uint32_t>(now.count) - snap.pong_time);
-    if (snap.pong_time != 0 && since_ping < 10'000'000u)
-        clock_.on_pong(now - Micros{since_ping}, now, Micros{snap.pong_hold_us});
-    const double tick_us = 1e6 / config_.tick_rate_hz;
-    if (snap.has_input) {
-        stats_.server_input_offset_ticks = snap.arrival_offset_us / tick_us;
-        clock_.on_input_offset(stats_.server_input_offset_ticks);
-    }
-    stats_.server_input_buffer_depth = snap.input_buffer_depth;
-    stats_.server_tick_drift =
-        clock_.estimated_server_tick(now) -
-        sync::FracTick::at(snap.server_tick, clock_.rtt().seconds() * config_.tick_rate_hz / 2);
-
-    receiver_.accept(snap,
-                     latest_.entities);  // keep it as a baseline; stale entities show their newest value
-    has_snapshot_ = true;
-    newest_snapshot_tick_ = snap.server_tick;
-    interp_.push(snap.server_tick, snap.entities, now);
-    has_view_time_ = false;  // the sample's pointers die with a push: sample again
-    std::swap(latest_, snap);
-    if (phase_ == ClientPhase::playing) reconcile(latest_, now);
-}
-
-template <ReplicatedGame G>
 void Client<G>::reconcile(const Snapshot& snap, Micros now) {
-    ++stats_.reconciliations;
+    ClientStats& stats = core_.adapter_stats();
+    ++stats.reconciliations;
     const auto auth = own_in(snap.entities);
     std::optional<EntitySnapshot> predicted;
     if (snap.has_input)
@@ -122,24 +75,26 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     const auto predicted_before = own_entity();
 
     // Rebuild the world from the server's and replay every input it has not applied yet.
+    const Tick tick = core_.tick();
     State s;
     G::restore(s, std::span<const EntityRecord>(snap.entities));
-    Tick start = has_first_input_ ? first_input_tick_ : tick_;
+    Tick start = has_first_input_ ? first_input_tick_ : tick;
     if (snap.has_input) {
-        if (snap.last_input_tick < tick_)
+        if (snap.last_input_tick < tick)
             if (State* at = states_.insert(snap.last_input_tick)) *at = s;
         if (snap.last_input_tick + 1 > start) start = snap.last_input_tick + 1;
     }
-    if (tick_ - start > static_cast<std::int32_t>(kHistory) - 1)
-        start = tick_ - (static_cast<std::int32_t>(kHistory) - 1);
-    for (Tick t = start; t < tick_; ++t) {
+    if (tick - start > static_cast<std::int32_t>(kHistory) - 1)
+        start = tick - (static_cast<std::int32_t>(kHistory) - 1);
+    for (Tick t = start; t < tick; ++t) {
         predict_one(s, t);
-        ++stats_.replayed_ticks;
+        ++stats.replayed_ticks;
     }
     state_ = s;
+    predicted_state_changed();
 
-    const std::uint64_t snaps_before = stats_.snaps;
-    const double view_offset_m = carry_view(predicted_before);  // other players' moves may shift ours too
+    const std::uint64_t snaps_before = stats.snaps;
+    const double drawn_offset_m = keep_drawn_player(predicted_before);  // other players' moves may shift ours
     if (!predicted || !auth) return;
     const std::uint32_t fields = G::diff_fields(*predicted, *auth);
     if (fields == 0) return;
@@ -150,41 +105,43 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     c.fields = fields;
     c.error_q = G::position_error_q(*predicted, *auth);
     c.error_m = static_cast<double>(c.error_q) * G::kMetersPerUnit;
-    c.view_offset_m = view_offset_m;
-    c.snapped = stats_.snaps != snaps_before;
-    ++stats_.corrections;
-    stats_.last_error_m = c.error_m;
-    stats_.max_error_m = std::max(stats_.max_error_m, c.error_m);
-    correction_times_.push_back(now);
+    c.drawn_offset_m = drawn_offset_m;
+    c.snapped = stats.snaps != snaps_before;
+    ++stats.corrections;
+    stats.last_error_m = c.error_m;
+    stats.max_error_m = std::max(stats.max_error_m, c.error_m);
+    core_.note_correction(now);
     corrections_.push_back(c);
-    if (corrections_.size() > config_.correction_log_size) corrections_.pop_front();
+    if (corrections_.size() > core_.config().correction_log_size) corrections_.pop_front();
 }
 
 template <ReplicatedGame G>
-void Client<G>::update_view(Micros now) {
-    if (!clock_.ready()) return;
-    if (has_view_time_ && now == view_sampled_at_)
+void Client<G>::update_render_time(Micros now) {
+    if (!core_.clock().ready()) return;
+    if (has_render_sample_ && now == render_sampled_at_)
         return;  // one sample per frame: update() and render share it
-    has_view_time_ = true;
-    view_sampled_at_ = now;
+    has_render_sample_ = true;
+    render_sampled_at_ = now;
     sample_ = interp_.sample(now);
-    view_ = sample_.sampled_time;
-    stats_.interp_delay_ticks = interp_.delay_ticks();
-    stats_.interp_buffer_ticks = interp_.depth(now);
-    stats_.interp_starvations = interp_.stats().starvations;
-    stats_.extrapolated_frames = interp_.stats().extrapolated_samples;
-    stats_.held_frames = interp_.stats().capped_samples;
+    render_time_ = sample_.sampled_time;
+    ClientStats& stats = core_.adapter_stats();
+    stats.interp_delay_ticks = interp_.delay_ticks();
+    stats.interp_buffer_ticks = interp_.depth(now);
+    stats.interp_starvations = interp_.stats().starvations;
+    stats.extrapolated_frames = interp_.stats().extrapolated_samples;
+    stats.held_frames = interp_.stats().capped_samples;
     if (interp_.size() > 0) {
         const double beyond = sample_.sampled_time - sync::FracTick{interp_.newest_tick(), 0.0};
-        stats_.max_extrapolation_seen_ticks = std::max(stats_.max_extrapolation_seen_ticks, beyond);
+        stats.max_extrapolation_seen_ticks = std::max(stats.max_extrapolation_seen_ticks, beyond);
     }
 }
 
 template <ReplicatedGame G>
 const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(Micros now) {
-    update_view(now);
+    update_render_time(now);
     render_.clear();
-    const std::uint32_t own_id = slot_ >= 0 ? G::player_entity(slot_) : 0xFFFFFFFFu;
+    const int slot = core_.slot();
+    const std::uint32_t own_id = slot >= 0 ? G::player_entity(slot) : 0xFFFFFFFFu;
     if (sample_.from && sample_.to) {
         // Both lists are sorted by id: merge. An entity only in the later one has just appeared: draw it
         // there.
@@ -199,7 +156,7 @@ const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(
                 RenderEntity{e.id, both ? G::interpolate(a[i].snap, e.snap, sample_.t) : e.snap, false});
         }
     }
-    if (phase_ == ClientPhase::playing)
+    if (core_.phase() == ClientPhase::playing)
         if (auto own = smoothed_own_entity()) render_.push_back(RenderEntity{own_id, *own, true});
     return render_;
 }
@@ -207,9 +164,21 @@ const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(
 template <ReplicatedGame G>
 std::vector<EntityBufferStats> Client<G>::entity_buffer_stats() const {
     std::vector<EntityBufferStats> out;
-    for (const EntityRecord& e : latest_.entities)
-        if (slot_ < 0 || e.id != G::player_entity(slot_))
-            out.push_back(EntityBufferStats{e.id, stats_.interp_buffer_ticks});
+    if (interp_.size() == 0) return out;
+    const int slot = core_.slot();
+    const Tick newest = interp_.newest_tick();
+    const double newest_depth = core_.stats().interp_buffer_ticks;  // newest buffered tick - render tick
+    // From the newest snapshot back: the first one an entity appears in is its newest.
+    for (int i = interp_.size() - 1; i >= 0; --i) {
+        const double depth = newest_depth - static_cast<double>(newest - interp_.tick_at(i));
+        for (const EntityRecord& e : interp_.snapshot_at(i)) {
+            if (slot >= 0 && e.id == G::player_entity(slot)) continue;
+            auto it =
+                std::lower_bound(out.begin(), out.end(), e.id,
+                                 [](const EntityBufferStats& b, std::uint32_t id) { return b.id < id; });
+            if (it == out.end() || it->id != e.id) out.insert(it, EntityBufferStats{e.id, depth});
+        }
+    }
     return out;
 }
 

@@ -22,12 +22,15 @@ public:
 
     /// Forgets every stored snapshot (a new connection).
     void reset() { window_.reset(); }
-    /// Decodes a snapshot datagram into `packet`, resolving its baseline among the snapshots accepted before.
-    [[nodiscard]] Status decode(std::span<const std::uint8_t> data, Snapshot& packet) const {
-        return decode_snapshot(data, packet, [this](std::uint16_t sequence) {
-            const auto* e = window_.find(sequence);
+    /// Reads the entity section of the snapshot with `sequence` from `s` into `entities`, resolving its
+    /// baseline among the snapshots accepted before (`baseline_missing` when it is not held).
+    [[nodiscard]] bool read_entities(wire::ReadStream& s, std::uint16_t sequence,
+                                     SnapshotEntities<EntityRecord>& entities, bool& baseline_missing) const {
+        const auto find = [this](std::uint16_t seq) -> const std::vector<EntityRecord>* {
+            const auto* e = window_.find(seq);
             return e ? &e->entities : nullptr;
-        });
+        };
+        return read_snapshot_entities(s, sequence, entities, find, baseline_missing);
     }
     /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the
     /// list to show: each stale entity takes the value in `shown` (what the client showed last), which is

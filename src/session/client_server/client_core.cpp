@@ -1,0 +1,119 @@
+/// ClientCore: construction, connecting and ending, chat, the event stream, and the facade over
+/// ClientCore::Impl.
+#include "session/client_server/client_core_impl.hpp"
+
+#include <rewind/core/log.hpp>
+
+#include <cassert>
+#include <utility>
+
+namespace rwd::client_server::detail {
+namespace {
+
+/// The clock-sync config with the client's tick rate copied in.
+sync::ClockSyncConfig clock_sync_config(const ClientConfig& c) {
+    sync::ClockSyncConfig cc = c.clock_sync;
+    cc.tick_rate_hz = c.tick_rate_hz;
+    return cc;
+}
+
+}  // namespace
+
+ClientCore::Impl::Impl(transport::Transport& transport, const ClientConfig& config, int max_players,
+                       ClientGameAccess& game)
+    : transport_(transport),
+      config_(config),
+      max_players_(max_players),
+      game_(game),
+      step_(FixedStepConfig{config.tick_rate_hz, config.max_tick_catchup}),
+      clock_(clock_sync_config(config)) {
+    assert(config.validate().ok());
+}
+
+void ClientCore::Impl::quit() {
+    if (server_ == transport::kInvalidPeer) return;
+    Disconnect bye{DisconnectCode::client_quit};
+    send(transport::Delivery::reliable_ordered, bye);
+    transport_.disconnect(server_, transport::DisconnectReason::local);
+    end(DisconnectCode::client_quit);
+}
+
+void ClientCore::Impl::end(DisconnectCode code) {
+    if (phase_ == ClientPhase::disconnected || phase_ == ClientPhase::idle) return;
+    if (stats_.disconnect_code == DisconnectCode::none) stats_.disconnect_code = code;
+    phase_ = ClientPhase::disconnected;
+    server_ = transport::kInvalidPeer;
+    logf(config_.logger, LogLevel::info, "disconnected: %s",
+         disconnect_code_name(stats_.disconnect_code).data());
+}
+
+void ClientCore::Impl::on_event(Event&& ev) {
+    if (ev.sequence != expected_event_) ++stats_.events_out_of_order;
+    expected_event_ = ev.sequence + 1;
+    ++stats_.events_received;
+    events_.push_back(std::move(ev));
+    if (events_.size() > kMaxQueuedEvents) events_.pop_front();
+}
+
+ClientCore::ClientCore(transport::Transport& transport, const ClientConfig& config, int max_players,
+                       ClientGameAccess& game)
+    : impl_(new Impl(transport, config, max_players, game)) {}
+
+ClientCore::~ClientCore() { delete impl_; }
+
+Status ClientCore::connect(const transport::Address& server, Micros now) {
+    Impl& m = *impl_;
+    if (m.phase_ == ClientPhase::connecting || m.phase_ == ClientPhase::syncing ||
+        m.phase_ == ClientPhase::playing)
+        return Error{Errc::already_exists, "already connected"};
+    m.transport_.update(now);  // the endpoint must know the time before it stamps the connect attempt
+    auto peer = m.transport_.connect(server);
+    if (!peer.ok()) return peer.error();
+    m.server_ = peer.value();
+    m.phase_ = ClientPhase::connecting;
+    m.connect_started_ = now;
+    m.stats_.disconnect_code = DisconnectCode::none;
+    m.slot_ = -1;
+    m.has_snapshot_ = false;
+    m.game_.forget_snapshots();
+    m.has_seq_ = false;
+    m.expected_event_ = 0;
+    return {};
+}
+
+void ClientCore::disconnect(Micros) { impl_->quit(); }
+
+Micros ClientCore::time_since_update(Micros now) const {
+    return impl_->has_now_ ? now - impl_->last_now_ : Micros{0};
+}
+
+void ClientCore::update(Micros now) { impl_->update(now); }
+
+Status ClientCore::send_chat(const std::string& text) {
+    Impl& m = *impl_;
+    if (m.phase_ != ClientPhase::playing && m.phase_ != ClientPhase::syncing) return Errc::not_connected;
+    if (text.size() > kMaxChatBytes) return Error{Errc::length_too_long, "chat text too long"};
+    ChatRequest chat{text};
+    return m.send(transport::Delivery::reliable_ordered, chat) ? Status{} : Status{Errc::rejected};
+}
+
+bool ClientCore::poll_event(Event& out) {
+    auto& events = impl_->events_;
+    if (events.empty()) return false;
+    out = std::move(events.front());
+    events.pop_front();
+    return true;
+}
+
+void ClientCore::note_correction(Micros now) { impl_->correction_times_.push_back(now); }
+
+ClientPhase ClientCore::phase() const { return impl_->phase_; }
+int ClientCore::slot() const { return impl_->slot_; }
+Tick ClientCore::tick() const { return impl_->tick_; }
+Tick ClientCore::newest_server_tick() const { return impl_->newest_snapshot_tick_; }
+const ClientStats& ClientCore::stats() const { return impl_->stats_; }
+ClientStats& ClientCore::adapter_stats() { return impl_->stats_; }
+const sync::ClockSync& ClientCore::clock() const { return impl_->clock_; }
+const ClientConfig& ClientCore::config() const { return impl_->config_; }
+
+}  // namespace rwd::client_server::detail

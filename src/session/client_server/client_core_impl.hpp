@@ -1,0 +1,97 @@
+/// ClientCore::Impl: the state of a client core and the steps its methods are built from (private to the
+/// library).
+#pragma once
+
+#include <rewind/core/fixed_step.hpp>
+#include <rewind/session/client_server/detail/client_core.hpp>
+#include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/sync/clock_sync.hpp>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+namespace rwd::client_server::detail {
+
+class ClientCore::Impl {
+public:
+    Impl(transport::Transport& transport, const ClientConfig& config, int max_players,
+         ClientGameAccess& game);
+
+    // client_core.cpp: sending, ending, the event stream.
+    /// Encodes `msg` and sends it to the server; false when there is no server or the send fails.
+    template <class Msg>
+    bool send(transport::Delivery delivery, Msg& msg);
+    /// Says goodbye (client_quit) and closes the connection, if there is one.
+    void quit();
+    /// Ends the session with `code` (the first code given is kept).
+    void end(DisconnectCode code);
+    /// Takes a decoded event in: exactly-once order check, bounded queue.
+    void on_event(Event&& ev);
+
+    // client_core_update.cpp: time, ticks, inputs, rates.
+    void update(Micros now);
+    /// Jumps the client clock to `t`; the adapter restarts its prediction there.
+    void resync_to(Tick t);
+    /// Runs tick tick_: the adapter predicts it, the core sends the newest inputs.
+    void run_tick(Micros now);
+    /// An empty input packet (a ping and snapshot ack) while syncing.
+    void send_ping(Micros now);
+    /// The input packet for `newest`: the last kInputsPerPacket inputs, the snapshot ack and a ping.
+    void send_inputs(Tick newest, Micros now);
+    void update_rates(Micros now);
+
+    // client_core_messages.cpp: what arrives.
+    void on_transport_event(transport::TransportEvent& ev, Micros now);
+    void on_message(std::span<const std::uint8_t> data, Micros now);
+    void on_accept(std::span<const std::uint8_t> data);
+    void on_snapshot(std::span<const std::uint8_t> data, Micros now);
+    /// The header of a snapshot newer than any before: loss, clock, the server's view of our inputs.
+    void on_snapshot_header(const SnapshotHeader& head, Micros now);
+
+    transport::Transport& transport_;
+    ClientConfig config_;
+    int max_players_;
+    ClientGameAccess& game_;
+    ClientPhase phase_ = ClientPhase::idle;
+    transport::PeerId server_ = transport::kInvalidPeer;
+    Micros connect_started_{};
+    Micros last_ping_{};
+    Micros last_now_{};
+    bool has_now_ = false;
+    int slot_ = -1;
+    FixedStep step_;
+    sync::ClockSync clock_;
+    Tick tick_{};
+    // The newest inputs, newest first (the redundancy of every input packet); reset when the clock jumps.
+    std::array<EncodedInput, kInputsPerPacket> recent_{};
+    std::array<bool, kInputsPerPacket> recent_ok_{};
+    int recent_count_ = 0;
+    std::uint16_t input_sequence_ = 0;
+    bool has_snapshot_ = false;
+    Tick newest_snapshot_tick_{};
+    bool has_seq_ = false;
+    std::uint16_t newest_seq_ = 0;
+    std::uint64_t seq_received_window_ = 0;
+    std::uint64_t seq_expected_window_ = 0;
+    std::uint32_t expected_event_ = 0;
+    std::deque<Event> events_;
+    std::deque<Micros> correction_times_;
+    std::vector<std::uint8_t> buffer_;
+    ClientStats stats_{};
+};
+
+template <class Msg>
+bool ClientCore::Impl::send(transport::Delivery delivery, Msg& msg) {
+    if (server_ == transport::kInvalidPeer || !encode_message(msg, buffer_).ok()) return false;
+    if (!transport_.send(server_, delivery, buffer_).ok()) return false;
+    stats_.bytes_sent += buffer_.size();
+    return true;
+}
+
+/// Most events kept unpolled: an app that never polls must not grow the client forever.
+inline constexpr std::size_t kMaxQueuedEvents = 4096;
+
+}  // namespace rwd::client_server::detail

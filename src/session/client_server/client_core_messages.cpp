@@ -1,0 +1,157 @@
+/// ClientCore::Impl: what arrives from the server: transport events, the accept, snapshot headers (staleness,
+/// loss, clock, the server's view of our inputs; the adapter reads the entities), events and goodbyes.
+#include "session/client_server/client_core_impl.hpp"
+
+#include <rewind/core/log.hpp>
+#include <rewind/core/sequence.hpp>
+#include <rewind/wire/message.hpp>
+
+#include <algorithm>
+#include <utility>
+
+namespace rwd::client_server::detail {
+
+void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros now) {
+    using Type = transport::TransportEvent::Type;
+    if (ev.peer != server_) return;
+    if (ev.type == Type::connected) {
+        ConnectRequest hello{kProtocolId, kProtocolVersion, config_.game_id, config_.connect_token};
+        send(transport::Delivery::reliable_ordered, hello);
+        return;
+    }
+    if (ev.type == Type::disconnected) {
+        logf(config_.logger, LogLevel::info, "transport dropped the server: %s",
+             transport::disconnect_reason_name(ev.reason).data());
+        end(DisconnectCode::transport);
+        return;
+    }
+    stats_.bytes_received += ev.data.size();
+    on_message(ev.data, now);
+}
+
+void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now) {
+    const auto type = peek_message_type(data);
+    if (!type.ok()) {
+        ++stats_.malformed;
+        return;
+    }
+    switch (type.value()) {
+        case MessageType::connect_accept:
+            on_accept(data);
+            return;
+        case MessageType::snapshot:
+            on_snapshot(data, now);
+            return;
+        case MessageType::event: {
+            Event ev;
+            if (!decode_message(data, ev).ok()) {
+                ++stats_.malformed;
+                return;
+            }
+            on_event(std::move(ev));
+            return;
+        }
+        case MessageType::disconnect: {
+            Disconnect d;
+            if (!decode_message(data, d).ok()) {
+                ++stats_.malformed;
+                return;
+            }
+            stats_.disconnect_code = d.code;
+            stats_.token_error = d.token_error;
+            end(d.code);
+            return;
+        }
+        default:
+            ++stats_.malformed;  // a server never sends the other types
+            return;
+    }
+}
+
+void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
+    ConnectAccept acc;
+    if (!decode_message(data, acc).ok() || acc.slot >= max_players_) {
+        ++stats_.malformed;
+        return;
+    }
+    if (acc.tick_rate_hz != config_.tick_rate_hz) {
+        logf(config_.logger, LogLevel::error, "server ticks at %d Hz, client at %d Hz", acc.tick_rate_hz,
+             config_.tick_rate_hz);
+        quit();
+        stats_.disconnect_code = DisconnectCode::bad_protocol;  // the reason that explains the goodbye
+        return;
+    }
+    slot_ = acc.slot;
+    // Aim our inputs at the server's jitter buffer: its target, not our config's guess of it.
+    (void)clock_.set_target_input_offset(static_cast<double>(acc.input_buffer_target));
+    if (phase_ == ClientPhase::connecting) phase_ = ClientPhase::syncing;
+}
+
+void ClientCore::Impl::on_snapshot(std::span<const std::uint8_t> data, Micros now) {
+    // The header is ours; the entity section is the game's, delta-coded against a snapshot the adapter
+    // decoded before.
+    wire::ReadStream s(data);
+    SnapshotHeader head;
+    Framed<SnapshotHeader> framed{&head};
+    bool baseline_missing = false;
+    const bool ok = serialize(s, framed) && game_.read_snapshot_entities(s, head, baseline_missing);
+    if (!wire::finish_read(s, ok).ok()) {
+        if (baseline_missing)
+            ++stats_.snapshots_unknown_baseline;
+        else
+            ++stats_.malformed;
+        return;
+    }
+    if (has_snapshot_ && head.server_tick <= newest_snapshot_tick_) {
+        ++stats_.snapshots_stale;  // reordered or duplicated: a newer state is already in
+        return;
+    }
+    on_snapshot_header(head, now);
+    has_snapshot_ = true;
+    newest_snapshot_tick_ = head.server_tick;
+    game_.accept_snapshot(head, phase_ == ClientPhase::playing, now);
+}
+
+void ClientCore::Impl::on_snapshot_header(const SnapshotHeader& head, Micros now) {
+    ++stats_.snapshots_received;
+    // Loss from sequence numbers: expected = span of sequences seen, received = count (window halves as it
+    // ages).
+    if (!has_seq_) {
+        has_seq_ = true;
+        newest_seq_ = head.sequence;
+        seq_expected_window_ = seq_received_window_ = 1;
+    } else {
+        const std::int32_t d = seq_diff(head.sequence, newest_seq_);
+        if (d > 0) {
+            seq_expected_window_ += static_cast<std::uint64_t>(d);
+            newest_seq_ = head.sequence;
+        }
+        ++seq_received_window_;
+        if (seq_expected_window_ >= 120) {
+            stats_.loss = 1.0 - std::min(1.0, static_cast<double>(seq_received_window_) /
+                                                  static_cast<double>(seq_expected_window_));
+            seq_expected_window_ /= 2;
+            seq_received_window_ /= 2;
+        }
+    }
+
+    // The snapshot holds the state after tick X and leaves the server right after it ran X, when the server's
+    // clock reads X + 1: that is the stamp clock sync wants.
+    clock_.on_server_tick(head.server_tick + 1, now);
+    // The echo carries the low 32 bits of our send time; the difference is taken modulo 2^32 (71 minutes).
+    const auto since_ping =
+        static_cast<std::uint32_t>(static_cast<std::uint32_t>(now.count) - head.pong_time);
+    if (head.pong_time != 0 && since_ping < 10'000'000u)
+        clock_.on_pong(now - Micros{since_ping}, now, Micros{head.pong_hold_us});
+    const double tick_us = 1e6 / config_.tick_rate_hz;
+    if (head.has_input) {
+        stats_.server_input_offset_ticks = head.arrival_offset_us / tick_us;
+        clock_.on_input_offset(stats_.server_input_offset_ticks);
+    }
+    stats_.server_input_buffer_depth = head.input_buffer_depth;
+    stats_.server_tick_drift =
+        clock_.estimated_server_tick(now) -
+        sync::FracTick::at(head.server_tick, clock_.rtt().seconds() * config_.tick_rate_hz / 2);
+}
+
+}  // namespace rwd::client_server::detail
