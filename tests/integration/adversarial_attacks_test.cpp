@@ -247,7 +247,7 @@ TEST(Adversarial, RenderTimeTwoSecondsInThePastIsClampedToTheRewindCap) {
     Attacker& a = s.add_attacker();
     s.seat(a);
     Tick last = s.m.server->tick();
-    int claim_ticks = 6;  // first an honest 100 ms old view, then "I saw this 2 s ago"
+    int claim_ticks = 6;               // first an honest 100 ms old view, then "I saw this 2 s ago"
     a.claim_interpolation_delay(100);  // honest: it draws others 100 ms behind the server
     auto shoot = [&] {
         const Tick t = s.m.server->tick();

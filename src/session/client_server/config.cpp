@@ -32,8 +32,8 @@ Status ServerConfig::validate() const {
     } else if (input_buffer_cap < input_buffer_target + 4) {
         return Error{Errc::invalid_config, "input_buffer_cap must be at least input_buffer_target + 4"};
     }
-    // A client's latency-based limit is also bounded by the hitbox history (kHitboxHistoryTicks: 1.07 s at 60 Hz,
-    // 0.53 s at 120 Hz); a shot beyond it is clamped and counted as beyond_history.
+    // A client's latency-based limit is also bounded by the hitbox history (kHitboxHistoryTicks: 1.07 s at 60
+    // Hz, 0.53 s at 120 Hz); a shot beyond it is clamped and counted as beyond_history.
     if (rewind_limit == RewindLimitMode::client_latency) {
         sync::LagCompensationConfig lc = lag_compensation;
         lc.tick_rate_hz = tick_rate_hz;
