@@ -29,6 +29,8 @@ Status LagCompensationConfig::validate() const {
         return Error{Errc::invalid_config, "max_jitter_margin not in 0..1 s"};
     if (!(quantization_ticks >= 0.0 && quantization_ticks <= 4.0))
         return Error{Errc::invalid_config, "quantization_ticks not in 0..4"};
+    if (!(max_extra_input_lead_ticks >= 0.0 && max_extra_input_lead_ticks <= 16.0))
+        return Error{Errc::invalid_config, "max_extra_input_lead_ticks not in 0..16"};
     return {};
 }
 
@@ -38,6 +40,7 @@ Micros LagCompensationConfig::longest_limit(int max_input_buffer_ticks) const {
     worst.rtt_jitter = Micros{kMaxTime};
     worst.interpolation_delay = Micros{kMaxTime};
     worst.input_buffer_ticks = max_input_buffer_ticks;
+    worst.input_lead_ticks = 1e9;
     return rewind_limit(*this, worst).total;
 }
 
@@ -53,7 +56,13 @@ RewindLimit rewind_limit(const LagCompensationConfig& config, const ClientLatenc
         client.interpolation_delay.count < 0 || client.interpolation_delay > config.max_interpolation_delay;
     r.interpolation_delay = Micros{
         std::clamp<std::int64_t>(client.interpolation_delay.count, 0, config.max_interpolation_delay.count)};
-    r.input_buffer = ticks_to_micros(std::clamp(client.input_buffer_ticks, 0, 64), hz);
+    // The buffer the server asked for; a client whose inputs arrive earlier than that (measured, so real) is
+    // compensated for that lead too, up to a bound: it is still easing a resync surplus away.
+    const double target = std::clamp(client.input_buffer_ticks, 0, 64);
+    const double measured = std::isfinite(client.input_lead_ticks) ? client.input_lead_ticks : 0.0;
+    const double buffer =
+        std::clamp(measured, target, target + std::clamp(config.max_extra_input_lead_ticks, 0.0, 16.0));
+    r.input_buffer = ticks_to_micros(buffer, hz);
     const double margin = config.jitter_margin_factor *
                           static_cast<double>(std::clamp<std::int64_t>(client.rtt_jitter.count, 0, kMaxTime));
     r.jitter_margin =

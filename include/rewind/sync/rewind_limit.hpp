@@ -16,8 +16,11 @@ struct LagCompensationConfig {
     Micros max_interpolation_delay{150'000};  ///< the most interpolation delay a client may claim, 0..1 s
     double jitter_margin_factor = 4.0;        ///< margin = this x measured RTT jitter (mean absolute
                                         ///< deviation; 4 of them are ~3.2 sigma of normal jitter), 0..16
-    Micros max_jitter_margin{100'000};  ///< cap on that margin, 0..1 s
-    double quantization_ticks = 1.0;    ///< slack for whole-tick input and view stamps, 0..4
+    Micros max_jitter_margin{100'000};        ///< cap on that margin, 0..1 s
+    double quantization_ticks = 1.0;          ///< slack for whole-tick input and view stamps, 0..4
+    double max_extra_input_lead_ticks = 4.0;  ///< inputs measured arriving earlier than the buffer target
+                                              ///< are compensated up to this much more (a client easing a
+                                              ///< resync surplus away), 0..16
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -27,10 +30,11 @@ struct LagCompensationConfig {
 
 /// What the server knows of one client's latency. All but the RTT come from or depend on the client.
 struct ClientLatency {
-    Micros rtt{};                  ///< the server's own RTT measurement of this client (median)
-    Micros rtt_jitter{};           ///< its spread (mean absolute deviation from the median)
-    Micros interpolation_delay{};  ///< what the client says it renders behind the server (untrusted)
-    int input_buffer_ticks = 0;    ///< the input buffer target the server asked of this client
+    Micros rtt{};                   ///< the server's own RTT measurement of this client (median)
+    Micros rtt_jitter{};            ///< its spread (mean absolute deviation from the median)
+    Micros interpolation_delay{};   ///< what the client says it renders behind the server (untrusted)
+    int input_buffer_ticks = 0;     ///< the input buffer target the server asked of this client
+    double input_lead_ticks = 0.0;  ///< how early its inputs arrive, as the server measures it (smoothed)
 };
 
 /// The oldest view time the server accepts for one client's shots, and what it is made of.
@@ -39,7 +43,7 @@ struct RewindLimit {
     Micros total{};                   ///< the same as time: the sum of the parts below
     Micros compensated_rtt{};         ///< min(rtt, max_compensated_rtt)
     Micros interpolation_delay{};     ///< the claim, bounded to 0..max_interpolation_delay
-    Micros input_buffer{};            ///< input_buffer_ticks as time
+    Micros input_buffer{};            ///< input_buffer_ticks, or the measured lead up to the extra, as time
     Micros jitter_margin{};           ///< jitter_margin_factor x rtt_jitter, capped
     Micros quantization{};            ///< quantization_ticks as time
     bool rtt_capped = false;          ///< the RTT was beyond max_compensated_rtt
@@ -48,7 +52,8 @@ struct RewindLimit {
 };
 
 /// The rewind limit for one client: its RTT capped at the compensated latency, plus the interpolation delay
-/// it reports (bounded by the config), plus the input buffer the server asked for, plus a jitter margin from
+/// it reports (bounded by the config), plus the input buffer the server asked for (or the lead its inputs
+/// are measured arriving with, when larger, by at most max_extra_input_lead_ticks), plus a jitter margin from
 /// its measured RTT jitter and one tick of stamp quantization. A view older than this is a lie about latency
 /// (or latency beyond what is compensated): HitboxHistory::clamp(view, now, limit) clamps it and counts it.
 /// Pure: negative or absurd inputs are clamped, never trusted. `config` must be valid.

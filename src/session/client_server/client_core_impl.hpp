@@ -41,6 +41,8 @@ public:
     void send_ping(Micros now);
     /// The input packet for `newest`: the last kInputsPerPacket inputs, the snapshot ack and a ping.
     void send_inputs(Tick newest, Micros now);
+    /// The tail of every input packet and ping: the ack, the ping stamp and our interpolation delay.
+    [[nodiscard]] InputPacketTail input_tail(Micros now) const;
     void update_rates(Micros now);
 
     // client_core_messages.cpp: what arrives.

@@ -83,6 +83,7 @@ void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
     }
     slot_ = acc.slot;
     // Aim our inputs at the server's jitter buffer: its target, not our config's guess of it.
+    stats_.server_input_buffer_target = acc.input_buffer_target;
     (void)clock_.set_target_input_offset(static_cast<double>(acc.input_buffer_target));
     if (phase_ == ClientPhase::connecting) phase_ = ClientPhase::syncing;
 }
@@ -149,6 +150,11 @@ void ClientCore::Impl::on_snapshot_header(const SnapshotHeader& head, Micros now
         clock_.on_input_offset(stats_.server_input_offset_ticks);
     }
     stats_.server_input_buffer_depth = head.input_buffer_depth;
+    // The server's jitter buffer target for our inputs follows their measured arrival spread: aim at it.
+    if (head.input_buffer_target != stats_.server_input_buffer_target) {
+        stats_.server_input_buffer_target = head.input_buffer_target;
+        (void)clock_.set_target_input_offset(static_cast<double>(head.input_buffer_target));
+    }
     stats_.server_tick_drift =
         clock_.estimated_server_tick(now) -
         sync::FracTick::at(head.server_tick, clock_.rtt().seconds() * config_.tick_rate_hz / 2);

@@ -3,6 +3,7 @@
 #include "session/client_server/client_core_impl.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rwd::client_server::detail {
 namespace {
@@ -93,7 +94,7 @@ void ClientCore::Impl::send_ping(Micros now) {
     EncodedInputPacket ping;
     ping.head.sequence = input_sequence_++;
     ping.head.count = 0;
-    ping.tail = InputPacketTail{has_snapshot_, newest_snapshot_tick_, static_cast<std::uint32_t>(now.count)};
+    ping.tail = input_tail(now);
     send(transport::Delivery::unreliable, ping);
     last_ping_ = now;
 }
@@ -104,11 +105,20 @@ void ClientCore::Impl::send_inputs(Tick newest, Micros now) {
     pkt.head.newest_tick = newest;
     pkt.head.count = static_cast<std::uint8_t>(recent_count_);
     pkt.inputs = std::span<const EncodedInput>(recent_.data(), static_cast<std::size_t>(recent_count_));
-    pkt.tail = InputPacketTail{has_snapshot_, newest_snapshot_tick_, static_cast<std::uint32_t>(now.count)};
+    pkt.tail = input_tail(now);
     // An input that did not encode fails the packet, as the game's serialize() failing would.
     const bool encoded =
         std::all_of(recent_ok_.begin(), recent_ok_.begin() + recent_count_, [](bool ok) { return ok; });
     if (encoded && send(transport::Delivery::unreliable, pkt)) ++stats_.inputs_sent;
+}
+
+InputPacketTail ClientCore::Impl::input_tail(Micros now) const {
+    // The interpolation delay tells the server how far behind it we draw the others: with its own RTT
+    // measurement that bounds how far back it rewinds our shots (lag compensation). Rounded up to whole ms.
+    const double delay_ms = stats_.interp_delay_ticks * 1000.0 / config_.tick_rate_hz;
+    const auto interp_ms = static_cast<std::uint16_t>(std::clamp(std::ceil(delay_ms), 0.0, 1000.0));
+    return InputPacketTail{has_snapshot_, newest_snapshot_tick_, static_cast<std::uint32_t>(now.count),
+                           interp_ms};
 }
 
 void ClientCore::Impl::update_rates(Micros now) {

@@ -175,13 +175,15 @@ std::optional<sync::RewindLimit> ServerCore::rewind_limit(int slot) {
     if (m.config.rewind_limit != RewindLimitMode::client_latency) return std::nullopt;
     Impl::Seat& s = m.seat(slot);
     // The RTT is the server's own measurement (the transport's); the interpolation delay is the client's
-    // claim, which rewind_limit() bounds by the config; the input buffer is what this server asked of it.
+    // claim, which rewind_limit() bounds by the config; the input buffer is what this server asked of it, or
+    // the lead its inputs arrive with (measured here), bounded.
     const transport::PeerStats ps = m.transport.stats(s.peer);
     sync::ClientLatency c;
     c.rtt = ps.rtt;
     c.rtt_jitter = ps.jitter;
     c.interpolation_delay = Micros{std::int64_t{s.interpolation_ms} * 1000};
     c.input_buffer_ticks = m.input_buffer_target(s);
+    c.input_lead_ticks = s.inputs.arrival_offset_ticks();
     const sync::RewindLimit limit = m.lag.limit_for(c);
     s.stats.rewind_limit_ms = limit.total.millis();
     return limit;

@@ -89,6 +89,26 @@ TEST(RewindLimit, IsTheSumOfLatencyInterpolationBufferJitterAndOneTick) {
     EXPECT_FALSE(r.interpolation_clamped);
 }
 
+TEST(RewindLimit, InputsMeasuredArrivingEarlierThanTheTargetAreCompensatedUpToTheBound) {
+    ClientLatency c = client(100_ms, 50_ms, 2);
+    const Micros base = rewind_limit({}, c).input_buffer;
+    EXPECT_EQ(base, Micros{33'333});
+    c.input_lead_ticks = 1.0;  // later than the target: the target still counts
+    EXPECT_EQ(rewind_limit({}, c).input_buffer, base);
+    c.input_lead_ticks = 4.5;  // a client easing a resync surplus away: its inputs wait that long
+    EXPECT_EQ(rewind_limit({}, c).input_buffer, Micros{75'000});
+    c.input_lead_ticks = 40.0;  // far earlier: compensated only up to the bound (4 ticks beyond the target)
+    EXPECT_EQ(rewind_limit({}, c).input_buffer, Micros{100'000});
+    c.input_lead_ticks = std::nan("");
+    EXPECT_EQ(rewind_limit({}, c).input_buffer, base);
+    LagCompensationConfig none;
+    none.max_extra_input_lead_ticks = 0.0;
+    c.input_lead_ticks = 6.0;
+    EXPECT_EQ(rewind_limit(none, c).input_buffer, base);
+    none.max_extra_input_lead_ticks = 17.0;
+    EXPECT_FALSE(none.validate().ok());
+}
+
 TEST(RewindLimit, AnHonest200MsClientIsNotClamped) {
     auto h = history();
     const RewindLimit limit = rewind_limit({}, client(200_ms, 100_ms, 2));
