@@ -133,6 +133,14 @@ PassConfig bandwidth_pass(const PassConfig& main, double duration_s) {
 
 void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
     const BandwidthFigures& b = pass64.bandwidth;
+    Checks d;
+    d.need(pass64.players >= 64, "%d players < 64", pass64.players);
+    d.need(b.snapshot_kbps.count > 0, "no snapshot bandwidth measured");
+    d.need(b.snapshot_kbps.median <= 32.0, "median %.1f kbps > 32 kbps", b.snapshot_kbps.median);
+    Checks i;
+    i.need(b.outside_aoi_seen > 0, "no entity outside an area of interest to check");
+    i.need(b.outside_aoi_received == 0, "%llu entities outside the AoI held",
+           static_cast<unsigned long long>(b.outside_aoi_received));
     v.add("- Delta compression",
           fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
               "%.0f%% of full "
@@ -140,15 +148,14 @@ void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
               pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot,
               b.bits_per_entity, 100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot,
               100.0 * b.left_out_share),
-          "median <= 32 kbps at 64 players",
-          pass64.players >= 64 && b.snapshot_kbps.count > 0 && b.snapshot_kbps.median <= 32.0);
+          "median <= 32 kbps at 64 players", d);
     v.add("- Interest management",
           fmt("%llu of %llu entities outside the AoI held by the client; %llu of %llu inside not (yet) held",
               static_cast<unsigned long long>(b.outside_aoi_received),
               static_cast<unsigned long long>(b.outside_aoi_seen),
               static_cast<unsigned long long>(b.inside_aoi_missing),
               static_cast<unsigned long long>(b.inside_aoi_seen)),
-          "0 outside received", b.outside_aoi_seen > 0 && b.outside_aoi_received == 0);
+          "0 outside received", i);
 }
 
 }  // namespace lab

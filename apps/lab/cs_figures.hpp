@@ -36,15 +36,19 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TickFigures, expected_server_ticks, server_ti
 
 /// Item 2, clock sync: the server-reported input arrival offset over the second half of the run.
 struct ClockFigures {
-    double target_offset_ticks = 0;  ///< what clock sync aims for
+    double target_offset_ticks = 0;  ///< what clock sync aims for (mean of the server's per-client targets)
     Dist offset_ticks;               ///< server-side arrival offset samples (every 100 ms, all clients)
-    Dist offset_error_ticks;         ///< |offset - target| of those samples
+    Dist offset_error_ticks;         ///< |offset - that client's target| of those samples
     std::uint64_t hard_resyncs = 0;  ///< clock jumps after the first sync, all clients
     Dist lead_ticks;                 ///< how far clients ran ahead of the server
     Dist rtt_ms;                     ///< clients' RTT estimates
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClockFigures, target_offset_ticks, offset_ticks, offset_error_ticks,
                                    hard_resyncs, lead_ticks, rtt_ms)
+
+/// A correction this many ticks or fewer after a tick on which the server repeated the player's input (its
+/// own input came late or never) counts as following a repeated input.
+inline constexpr int kRepeatWindowTicks = 16;
 
 /// Items 3 and 9: reconciliation outcomes of the local player's prediction.
 struct PredictionFigures {
@@ -56,7 +60,10 @@ struct PredictionFigures {
     std::uint64_t by_others =
         0;                  ///< corrections another player explains: damage, death, or a body in contact
     std::uint64_t own = 0;  ///< corrections nobody else explains (own input or a forked step)
-    std::uint64_t own_visible = 0;                ///< ... of which the position error is at least one pixel
+    std::uint64_t own_visible = 0;  ///< ... of which the position error is at least one pixel
+    std::uint64_t own_visible_after_repeat =
+        0;  ///< ... of those, corrections within kRepeatWindowTicks after the server repeated its input
+    double own_visible_per_player_minute = 0;     ///< own_visible / client_minutes of the pass
     Dist own_error_m;                             ///< position error of those own corrections
     Dist error_m;                                 ///< position error of every correction, metres
     Dist movement_only_error_m;                   ///< position error of movement-only corrections
@@ -76,9 +83,34 @@ struct PredictionFigures {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PredictionFigures, reconciliations, replayed_ticks, corrections,
                                    position_corrections, movement_only, by_others, own, own_visible,
-                                   own_error_m, error_m, movement_only_error_m, reconcile_error_m, px_per_m,
-                                   fields, snap_threshold_m, smoothed, snapped, snapped_below_threshold,
+                                   own_visible_after_repeat, own_visible_per_player_minute, own_error_m,
+                                   error_m, movement_only_error_m, reconcile_error_m, px_per_m, fields,
+                                   snap_threshold_m, smoothed, snapped, snapped_below_threshold,
                                    smoothed_above_threshold, max_drawn_step_m, max_settled_offset_m)
+
+/// Item 3 under the scenario: how the server's input buffer met the bot clients' inputs (whole pass).
+struct InputFigures {
+    std::uint64_t ticks_simulated = 0;  ///< client ticks the server simulated: applied + repeated
+    std::uint64_t applied = 0;          ///< ... with the client's own input
+    std::uint64_t repeated = 0;         ///< ... with its last input repeated (late or lost)
+    std::uint64_t late = 0;             ///< inputs whose first copy arrived after their tick was simulated
+    double late_share = 0;              ///< late / ticks_simulated: inputs that arrived after their tick
+    double repeated_share = 0;          ///< repeated / ticks_simulated
+    Dist buffer_depth_ticks;            ///< inputs waiting in the buffer, per client every 100 ms (2nd half)
+    Dist buffer_target_ticks;           ///< the server's (adaptive) target for each client, same samples
+    double added_latency_ms = 0;        ///< mean buffer depth x tick: what the buffer adds to input latency
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InputFigures, ticks_simulated, applied, repeated, late, late_share,
+                                   repeated_share, buffer_depth_ticks, buffer_target_ticks, added_latency_ms)
+
+/// End-to-end latency: what each buffer costs the player (2nd half of the pass).
+struct LatencyFigures {
+    Dist input_to_apply_ms;  ///< client ran a tick with its input -> the server simulated that tick with it
+    Dist view_age_ms;        ///< at each render frame: now - when the server simulated the remote state drawn
+    double interp_delay_ms = 0;  ///< mean interpolation delay (part of the view age)
+    double rtt_ms = 0;           ///< median RTT estimate of the clients
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LatencyFigures, input_to_apply_ms, view_age_ms, interp_delay_ms, rtt_ms)
 
 /// Item 4: the client's prediction path and the server path compared tick by tick (own entity checksum).
 struct SharedStepFigures {
@@ -133,17 +165,28 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AuthorityFigures, probe_seated, bad_packets_s
 
 /// Item 7: state keeps flowing while reliable events arrive complete and in order.
 struct ChannelFigures {
-    double loss = 0;                    ///< configured loss per direction (random + bursts)
-    Dist snapshot_gap_ms;               ///< time between snapshot arrivals, all clients
-    double max_snapshot_gap_ms = 0;     ///< the longest gap any client saw
-    std::uint64_t chats_sent = 0;       ///< chat lines sent by clients (each becomes an event to everyone)
-    std::uint64_t events_sent = 0;      ///< reliable events the server sent to clients
-    std::uint64_t events_received = 0;  ///< ... that clients received
-    std::uint64_t events_out_of_order = 0;    ///< sequence gaps or repeats (must be 0)
+    double loss = 0;                 ///< configured loss per direction (random + bursts)
+    Dist snapshot_gap_ms;            ///< time between snapshot arrivals, all clients
+    double max_snapshot_gap_ms = 0;  ///< the longest gap any client saw
+    std::uint64_t chats_sent = 0;    ///< chat lines sent by clients (each becomes an event to everyone)
+    double drain_ms = 0;  ///< events sent in the pass's last drain_ms may still be in flight: not counted
+    std::uint64_t events_sent = 0;  ///< reliable events the server sent to clients before the drain window
+    std::uint64_t events_received = 0;        ///< ... that clients received once, in sequence, by the end
+    std::uint64_t events_out_of_order = 0;    ///< sequence gaps or repeats, client-counted (must be 0)
     std::uint64_t events_content_errors = 0;  ///< chats whose text did not match what was sent
+    std::uint64_t deaths_on_server = 0;       ///< deaths the server's game reported before the drain window
+    std::uint64_t death_receivers = 0;        ///< clients checked (playing and connected at the end)
+    std::uint64_t deaths_expected = 0;        ///< deaths sent to those clients while seated, summed over them
+    std::uint64_t deaths_delivered =
+        0;                             ///< ... received in the server's order with the same victim and killer
+    std::uint64_t deaths_missing = 0;  ///< ... never received
+    std::uint64_t deaths_extra = 0;    ///< received deaths beyond what the server reported
+    std::uint64_t deaths_wrong = 0;    ///< received in another order, or with another tick, victim or killer
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChannelFigures, loss, snapshot_gap_ms, max_snapshot_gap_ms, chats_sent,
-                                   events_sent, events_received, events_out_of_order, events_content_errors)
+                                   drain_ms, events_sent, events_received, events_out_of_order,
+                                   events_content_errors, deaths_on_server, death_receivers, deaths_expected,
+                                   deaths_delivered, deaths_missing, deaths_extra, deaths_wrong)
 
 /// Item 8: lag compensation, shooter's screen versus server.
 struct ShotFigures {
@@ -163,21 +206,28 @@ struct ShotFigures {
         0;  ///< ... that registered all the same (target close to where it was)
     std::uint64_t ambiguous =
         0;  ///< several on-screen hits on one target in one tick, damage too low to tell
-    std::uint64_t unresolved = 0;         ///< shots whose tick the server never ran while the lab watched
-    double registered_share = 0;          ///< registered / (registered + not_registered)
-    Dist rewind_ms;                       ///< input tick - view time of the shots, ms
-    std::uint64_t server_shots = 0;       ///< shots the server lag-compensated
-    std::uint64_t server_clamped = 0;     ///< ... whose view time was beyond the cap (bots)
-    std::uint64_t probe_stale_shots = 0;  ///< probe shots claiming a view 1 s old
-    std::uint64_t probe_clamped = 0;      ///< ... that the server clamped to the cap
-    double max_rewind_ms = 0;             ///< the cap
+    std::uint64_t unresolved = 0;           ///< shots whose tick the server never ran while the lab watched
+    double registered_share = 0;            ///< registered / (registered + not_registered)
+    Dist rewind_ms;                         ///< input tick - view time of the shots, ms
+    std::uint64_t server_shots = 0;         ///< shots the server lag-compensated
+    std::uint64_t server_clamped = 0;       ///< ... whose view time the server clamped, any reason (bots)
+    std::uint64_t server_beyond_limit = 0;  ///< ... because it was older than the client's rewind limit
+    std::uint64_t server_future_view = 0;   ///< ... because it claimed a view ahead of the server
+    double beyond_limit_share = 0;          ///< server_beyond_limit / server_shots
+    Dist rewind_limit_ms;                   ///< the server's rewind limit per client, every 100 ms (2nd half)
+    std::uint64_t probe_stale_shots = 0;    ///< probe shots claiming a view 1 s old
+    std::uint64_t probe_clamped = 0;        ///< ... that the server clamped to the cap
+    std::uint64_t probe_beyond_limit = 0;   ///< ... counted as older than the probe's rewind limit
+    double max_rewind_ms = 0;               ///< the fixed cap (--max-rewind-ms); -1: per client
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShotFigures, rifle_shots, on_screen_hits, registered, not_registered,
                                    target_dead_on_server, shooter_dead_on_server, shooter_silent_on_server,
                                    within_cap_judged, within_cap_registered, within_cap_share,
                                    beyond_cap_judged, beyond_cap_registered, ambiguous, unresolved,
                                    registered_share, rewind_ms, server_shots, server_clamped,
-                                   probe_stale_shots, probe_clamped, max_rewind_ms)
+                                   server_beyond_limit, server_future_view, beyond_limit_share,
+                                   rewind_limit_ms, probe_stale_shots, probe_clamped, probe_beyond_limit,
+                                   max_rewind_ms)
 
 /// Bandwidth per client (context for issue 5).
 struct BandwidthFigures {
@@ -243,6 +293,8 @@ struct PassFigures {
     TickFigures tick;
     ClockFigures clock;
     PredictionFigures prediction;
+    InputFigures inputs;
+    LatencyFigures latency;
     SharedStepFigures shared;
     InterpFigures interp;
     AuthorityFigures authority;
@@ -253,8 +305,8 @@ struct PassFigures {
     std::vector<CorrectionPoint> corrections;  ///< every correction (main pass only)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PassFigures, name, simulated_s, wall_s, players, playing, disconnects,
-                                   tick, clock, prediction, shared, interp, authority, channel, shots,
-                                   bandwidth, series, corrections)
+                                   tick, clock, prediction, inputs, latency, shared, interp, authority,
+                                   channel, shots, bandwidth, series, corrections)
 
 /// The four passes the client-server model runs.
 struct CsFigures {

@@ -75,7 +75,11 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
         } else {
             ++p.own;
             own_errors_.push_back(r.error_m);
-            if (r.error_m * p.px_per_m >= 1.0) ++p.own_visible;
+            if (r.error_m * p.px_per_m >= 1.0) {
+                ++p.own_visible;
+                if (latency_.repeated_near(static_cast<std::size_t>(index), r.tick, kRepeatWindowTicks))
+                    ++p.own_visible_after_repeat;
+            }
         }
         for (int bit = 0; bit < 32; ++bit)
             if (r.fields & (1u << bit)) ++p.fields[std::string(arena::ArenaGame::field_name(bit))];
@@ -96,9 +100,10 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
     if (fresh > n) fig_.prediction.corrections += fresh - n;  // older than the log: counted, not measured
 }
 
-void Match::take_events(Seat& s) {
+void Match::take_events(Seat& s, int index) {
     cs::Event ev;
     while (s.client->poll_event(ev)) {
+        events_.on_client_event(static_cast<std::size_t>(index), ev);
         if (ev.kind != cs::EventKind::chat) continue;
         const std::uint32_t expect = s.next_chat_from[ev.subject]++;
         if (ev.text != chat_text(ev.subject, expect)) ++fig_.channel.events_content_errors;
@@ -131,14 +136,18 @@ void Match::client_frame(Seat& s, int index, Micros now) {
         cfg_.frame_jitter * (2.0 * (static_cast<double>(s.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
     const Micros frame{static_cast<std::int64_t>(std::llround(1e6 / cfg_.fps * (1.0 + jitter)))};
     s.next_frame = now + frame;
-    take_events(s);
+    take_events(s, index);
     if (c.phase() != cs::ClientPhase::playing) return;
     if (!s.playing || phase_before != cs::ClientPhase::playing) {
         s.playing = true;
         s.slot = c.slot();
+        s.server_repeated = server_->client_stats(s.slot).inputs_repeated;
         return;  // the first playing frame jumps onto the clock's target by design
     }
     const std::int32_t ran = c.tick() - before;
+    // Each tick run now used the input set last frame: that is when it was sampled (a resync runs none).
+    if (ran > 0 && c.stats().hard_resyncs == resyncs_before)
+        latency_.on_client_ticks(static_cast<std::size_t>(index), before, c.tick(), now);
     auto& tf = fig_.tick;
     ++tf.client_frames;
     fig_.interp.client_minutes += static_cast<double>(frame.count);  // in us here; scaled in finish()
@@ -206,10 +215,13 @@ void Match::client_frame(Seat& s, int index, Micros now) {
         others.push_back(DrawnPlayer{static_cast<int>(e.id), e.snap.x, e.snap.y, o.alive});
     }
 
+    // The server time the remote players are drawn at (the time shots are stamped with).
+    const rwd::sync::FracTick render_at = c.render_time();
+    if (!others.empty() && now >= half_) latency_.on_view(render_at, now);
     // A rifle shot predicted in this frame's tick: did it hit anyone on this screen?
     if (ran == 1 && own.alive() && own.fire_cooldown == arena::kRifleInterval) {
         const rwd::Tick t = c.tick() - 1;
-        const double rewind = rwd::sync::FracTick{t, 0.0} - c.render_time();
+        const double rewind = rwd::sync::FracTick{t, 0.0} - render_at;
         shots_.on_client_shot(t, s.slot, on_screen_target(own, s.slot, others), rewind);
     }
     if (cfg_.compare_own && ran == 1) {

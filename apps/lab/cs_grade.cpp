@@ -2,6 +2,7 @@
 #include "cs_grade.hpp"
 
 #include "bandwidth_grades.hpp"
+#include "cs_grade_items.hpp"
 
 #include <cmath>
 
@@ -12,10 +13,21 @@ void grade_fixed_tick(const PassFigures& m, const CsRules& r, Verdict& v) {
     const auto& t = m.tick;
     const double lo = r.tick_rate * (1.0 - r.client_rate_tolerance),
                  hi = r.tick_rate * (1.0 + r.client_rate_tolerance);
-    const bool server_ok = std::abs(static_cast<double>(t.server_ticks) - t.expected_server_ticks) <= 1.0 &&
-                           t.server_ticks_dropped == 0 && t.server_multi_tick_updates == 0;
-    const bool clients_ok = t.client_frames > 0 && t.frames_with_jump == 0 && t.frames_without_tick > 0 &&
-                            t.client_tick_rate_min_hz >= lo && t.client_tick_rate_max_hz <= hi;
+    Checks c;
+    c.need(std::abs(static_cast<double>(t.server_ticks) - t.expected_server_ticks) <= 1.0,
+           "server ran %llu ticks, expected %.0f +-1", static_cast<unsigned long long>(t.server_ticks),
+           t.expected_server_ticks);
+    c.need(t.server_ticks_dropped == 0, "%llu server ticks dropped",
+           static_cast<unsigned long long>(t.server_ticks_dropped));
+    c.need(t.server_multi_tick_updates == 0, "%llu server updates ran several ticks",
+           static_cast<unsigned long long>(t.server_multi_tick_updates));
+    c.need(t.client_frames > 0, "no client frames");
+    c.need(t.frames_with_jump == 0, "%llu client frames jumped ticks",
+           static_cast<unsigned long long>(t.frames_with_jump));
+    c.need(t.frames_without_tick > 0, "no frame without a tick (rendering locked to ticks)");
+    c.need(t.client_tick_rate_min_hz >= lo && t.client_tick_rate_max_hz <= hi,
+           "client tick rate %.2f-%.2f Hz outside %.2f-%.2f Hz", t.client_tick_rate_min_hz,
+           t.client_tick_rate_max_hz, lo, hi);
     const double f = t.client_frames ? 100.0 / static_cast<double>(t.client_frames) : 0.0;
     v.add("1 Fixed tick",
           fmt("server %llu/%.0f ticks, %llu dropped; %llu client frames: %.0f%% +0, %.0f%% +1, %llu jumps; "
@@ -28,45 +40,34 @@ void grade_fixed_tick(const PassFigures& m, const CsRules& r, Verdict& v) {
               t.client_tick_rate_max_hz),
           fmt("server ticks = duration x rate +-1, none dropped; client +0/+1 per frame, %.0f Hz +-%.0f%%",
               1.0 * r.tick_rate, r.client_rate_tolerance * 100),
-          server_ok && clients_ok);
+          c);
 }
 
 void grade_clock(const PassFigures& m, const CsRules& r, Verdict& v) {
     const auto& c = m.clock;
+    Checks k;
+    k.need(c.offset_ticks.count > 0, "no arrival offsets sampled");
+    k.need(c.offset_error_ticks.median <= r.offset_error_ticks, "|offset error| median %.2f ticks > %.1f",
+           c.offset_error_ticks.median, r.offset_error_ticks);
+    k.need(c.hard_resyncs == 0, "%llu hard resyncs", static_cast<unsigned long long>(c.hard_resyncs));
     v.add("2 Clock sync",
           fmt("input arrival offset median %.2f ticks (target %.1f), |error| median %.2f p95 %.2f; %llu hard "
               "resyncs",
               c.offset_ticks.median, c.target_offset_ticks, c.offset_error_ticks.median,
               c.offset_error_ticks.p95, static_cast<unsigned long long>(c.hard_resyncs)),
-          fmt("|error| median <= %.1f tick over the 2nd half, 0 resyncs", r.offset_error_ticks),
-          c.offset_ticks.count > 0 && c.offset_error_ticks.median <= r.offset_error_ticks &&
-              c.hard_resyncs == 0);
-}
-
-void grade_prediction(const CsFigures& f, const CsRules& r, Verdict& v) {
-    const auto& z = f.zero_latency.prediction;
-    const auto& p = f.main.prediction;
-    const double px = 1.0 / r.px_per_m;
-    v.add(
-        "3 Prediction + reconciliation",
-        fmt("0 ms: %llu of %llu corrections unexplained by other players (%llu reconciliations); scenario: "
-            "p99 "
-            "reconciliation error %.4f m = %.2f px over %llu; own-input corrections %llu, median %.2f px, "
-            "p99 %.2f px, %llu >= 1 px",
-            static_cast<unsigned long long>(z.own), static_cast<unsigned long long>(z.corrections),
-            static_cast<unsigned long long>(z.reconciliations), p.reconcile_error_m.p99,
-            p.reconcile_error_m.p99 * r.px_per_m, static_cast<unsigned long long>(p.reconcile_error_m.count),
-            static_cast<unsigned long long>(p.own), p.own_error_m.median * r.px_per_m,
-            p.own_error_m.p99 * r.px_per_m, static_cast<unsigned long long>(p.own_visible)),
-        fmt("0 own corrections at 0 ms; p99 reconciliation error and median own correction < 1 px (%.4f m at "
-            "%.0f px/m)",
-            px, r.px_per_m),
-        z.reconciliations > 0 && z.own == 0 && p.reconcile_error_m.count > 0 &&
-            p.reconcile_error_m.p99 < px && p.own_error_m.median < px);
+          fmt("|error| median <= %.1f tick over the 2nd half, 0 resyncs", r.offset_error_ticks), k);
 }
 
 void grade_shared(const CsFigures& f, const CsRules& r, Verdict& v) {
     const auto& s = f.shared_step.shared;
+    Checks c;
+    c.need(s.ticks_compared >= r.min_shared_ticks, "%llu ticks compared < %llu",
+           static_cast<unsigned long long>(s.ticks_compared),
+           static_cast<unsigned long long>(r.min_shared_ticks));
+    c.need(s.mismatches == 0, "%llu checksum mismatches (first at tick %lld)",
+           static_cast<unsigned long long>(s.mismatches), static_cast<long long>(s.first_mismatch_tick));
+    c.need(f.shared_step.prediction.corrections == 0, "%llu corrections",
+           static_cast<unsigned long long>(f.shared_step.prediction.corrections));
     v.add(
         "4 Shared simulation",
         fmt("%llu ticks: client prediction vs server own-entity checksum, %llu mismatches (%llu corrections, "
@@ -76,12 +77,20 @@ void grade_shared(const CsFigures& f, const CsRules& r, Verdict& v) {
             static_cast<unsigned long long>(s.inputs_repeated)),
         fmt(">= %llu ticks compared, 0 mismatches, 0 corrections",
             static_cast<unsigned long long>(r.min_shared_ticks)),
-        s.ticks_compared >= r.min_shared_ticks && s.mismatches == 0 &&
-            f.shared_step.prediction.corrections == 0);
+        c);
 }
 
 void grade_interp(const PassFigures& m, const CsRules& r, Verdict& v) {
     const auto& i = m.interp;
+    Checks c;
+    c.need(i.frames > 0, "no render frames");
+    c.need(i.extrapolated_share <= r.max_extrapolated_share, "extrapolated %.2f %% > %.1f %%",
+           i.extrapolated_share * 100.0, r.max_extrapolated_share * 100.0);
+    c.need(i.held_share <= r.max_held_share, "held %.2f %% > %.1f %%", i.held_share * 100.0,
+           r.max_held_share * 100.0);
+    c.need(i.max_extrapolation_ticks <= i.extrapolation_cap_ticks + 1e-9,
+           "extrapolated %.2f ticks past the newest snapshot > cap %.0f", i.max_extrapolation_ticks,
+           i.extrapolation_cap_ticks);
     v.add("5 Remote interpolation",
           fmt("at %.1f%% loss: %.2f starvations/client-min, %.2f%% frames extrapolated, %.2f%% held, max "
               "%.2f ticks past newest (cap %.0f)",
@@ -89,13 +98,22 @@ void grade_interp(const PassFigures& m, const CsRules& r, Verdict& v) {
               i.held_share * 100.0, i.max_extrapolation_ticks, i.extrapolation_cap_ticks),
           fmt("extrapolated <= %.1f%%, held <= %.1f%%, never past the cap", r.max_extrapolated_share * 100,
               r.max_held_share * 100),
-          i.frames > 0 && i.extrapolated_share <= r.max_extrapolated_share &&
-              i.held_share <= r.max_held_share &&
-              i.max_extrapolation_ticks <= i.extrapolation_cap_ticks + 1e-9);
+          c);
 }
 
 void grade_authority(const PassFigures& m, Verdict& v) {
     const auto& a = m.authority;
+    Checks c;
+    c.need(a.probe_seated, "the probe got no seat");
+    c.need(a.bad_packets_sent > 0 && a.malformed_counted >= a.bad_packets_sent,
+           "%llu of %llu bad packets counted as malformed",
+           static_cast<unsigned long long>(a.malformed_counted),
+           static_cast<unsigned long long>(a.bad_packets_sent));
+    c.need(a.flagged, "the probe was not flagged");
+    c.need(a.inputs_overflow + a.inputs_rate_limited > 0, "nothing of the flood was dropped");
+    c.need(a.probe_ticks_observed > 0, "the probe was never seen alive on the server");
+    c.need(a.probe_max_speed <= a.top_speed + 0.5, "probe speed %.1f u/tick > top %.0f", a.probe_max_speed,
+           a.top_speed);
     v.add("6 Server authority",
           fmt("probe: %llu/%llu out-of-range packets rejected (%llu sanitize violations); flood of %llu "
               "packets: "
@@ -107,65 +125,18 @@ void grade_authority(const PassFigures& m, Verdict& v) {
               static_cast<unsigned long long>(a.inputs_overflow),
               static_cast<unsigned long long>(a.inputs_rate_limited),
               a.probe_kicked_cheating ? ", kicked as cheating" : "", a.probe_max_speed, a.top_speed),
-          "every bad packet rejected and counted, flood dropped and flagged, speed <= top",
-          a.probe_seated && a.bad_packets_sent > 0 && a.malformed_counted >= a.bad_packets_sent &&
-              a.flagged && a.inputs_overflow + a.inputs_rate_limited > 0 && a.probe_ticks_observed > 0 &&
-              a.probe_max_speed <= a.top_speed + 0.5);
-}
-
-void grade_channel(const PassFigures& l, const CsRules& r, Verdict& v) {
-    const auto& c = l.channel;
-    v.add("7 Channel selection",
-          fmt("at %.0f%% loss: longest snapshot gap %.0f ms (p99 %.0f ms); events %llu/%llu received, %llu "
-              "out of order, %llu wrong",
-              c.loss * 100.0, c.max_snapshot_gap_ms, c.snapshot_gap_ms.p99,
-              static_cast<unsigned long long>(c.events_received),
-              static_cast<unsigned long long>(c.events_sent),
-              static_cast<unsigned long long>(c.events_out_of_order),
-              static_cast<unsigned long long>(c.events_content_errors)),
-          fmt("gap < %.0f ms; every event once, in order", r.max_snapshot_gap_ms),
-          c.snapshot_gap_ms.count > 0 && c.max_snapshot_gap_ms < r.max_snapshot_gap_ms && c.chats_sent > 0 &&
-              c.events_received == c.events_sent && c.events_out_of_order == 0 &&
-              c.events_content_errors == 0);
-}
-
-/// Share of on-screen hits that registered, among those whose shooter and target were alive on the server.
-double live_share(const ShotFigures& s, std::uint64_t& live) {
-    const std::uint64_t dead = s.target_dead_on_server + s.shooter_dead_on_server;
-    const std::uint64_t judged = s.registered + s.not_registered;
-    live = judged > dead ? judged - dead : 0;
-    return live ? static_cast<double>(s.registered) / static_cast<double>(live) : 0.0;
-}
-
-void grade_lag_comp(const CsFigures& f, const CsRules& r, Verdict& v) {
-    const ShotFigures& z = f.zero_latency.shots;
-    const ShotFigures& m = f.main.shots;
-    std::uint64_t z_live = 0, m_live = 0;
-    const double z_share = live_share(z, z_live);
-    const double m_share = live_share(m, m_live);
-    const bool main_within = m.within_cap_judged >= r.min_judged_hits && m.beyond_cap_judged == 0;
-    v.add(
-        "8 Lag compensation",
-        fmt("0 ms (rewind median %.0f ms): %.1f%% of %llu on-screen hits on live targets registered (%llu "
-            "more hit "
-            "targets already dead on the server); scenario (rewind median %.0f ms, cap %.0f): %.1f%% of "
-            "%llu, "
-            "%llu of %llu shots clamped; probe: %llu/%llu stale shots clamped",
-            z.rewind_ms.median, z_share * 100.0, static_cast<unsigned long long>(z_live),
-            static_cast<unsigned long long>(z.target_dead_on_server), m.rewind_ms.median, m.max_rewind_ms,
-            m_share * 100.0, static_cast<unsigned long long>(m_live),
-            static_cast<unsigned long long>(m.server_clamped),
-            static_cast<unsigned long long>(m.server_shots), static_cast<unsigned long long>(m.probe_clamped),
-            static_cast<unsigned long long>(m.probe_stale_shots)),
-        fmt(">= %.0f%% registered when the rewind fits the cap (0 ms%s); every stale probe shot clamped",
-            r.min_registered_share * 100.0, main_within ? " and scenario" : ""),
-        z_live >= r.min_judged_hits && z_share >= r.min_registered_share &&
-            (!main_within || m_share >= r.min_registered_share) && m.probe_stale_shots > 0 &&
-            m.probe_clamped == m.probe_stale_shots);
+          "every bad packet rejected and counted, flood dropped and flagged, speed <= top", c);
 }
 
 void grade_smoothing(const PassFigures& m, const CsRules& r, Verdict& v) {
     const auto& p = m.prediction;
+    Checks c;
+    c.need(p.snapped_below_threshold == 0, "%llu snapped below the threshold",
+           static_cast<unsigned long long>(p.snapped_below_threshold));
+    c.need(p.smoothed_above_threshold == 0, "%llu smoothed above the threshold",
+           static_cast<unsigned long long>(p.smoothed_above_threshold));
+    c.need(p.max_drawn_step_m <= r.max_drawn_step_m, "drawn player jumped %.3f m > %.3f m",
+           p.max_drawn_step_m, r.max_drawn_step_m);
     v.add("9 Smooth corrections",
           fmt("%llu smoothed, %llu snapped (threshold %.2f m); %llu snapped below it, %llu smoothed above; "
               "largest jump of the drawn player %.3f m",
@@ -174,8 +145,7 @@ void grade_smoothing(const PassFigures& m, const CsRules& r, Verdict& v) {
               static_cast<unsigned long long>(p.smoothed_above_threshold), p.max_drawn_step_m),
           fmt("small ones smoothed, only large ones snap; no drawn jump > %.3f m outside a snap",
               r.max_drawn_step_m),
-          p.snapped_below_threshold == 0 && p.smoothed_above_threshold == 0 &&
-              p.max_drawn_step_m <= r.max_drawn_step_m);
+          c);
 }
 
 }  // namespace
@@ -183,13 +153,14 @@ Verdict grade_client_server(const CsFigures& f, const CsRules& r) {
     Verdict v;
     grade_fixed_tick(f.main, r, v);
     grade_clock(f.main, r, v);
-    grade_prediction(f, r, v);
+    grade_prediction(f, r, v);  // cs_grade_net.cpp
     grade_shared(f, r, v);
     grade_interp(f.main, r, v);
     grade_authority(f.main, v);
-    grade_channel(f.loss_10, r, v);
-    grade_lag_comp(f, r, v);
+    grade_channel(f, r, v);   // cs_grade_net.cpp
+    grade_lag_comp(f, r, v);  // cs_grade_net.cpp
     grade_smoothing(f.main, r, v);
+    latency_row(f.main, v);              // cs_grade_net.cpp
     grade_bandwidth(f.bandwidth_64, v);  // bandwidth_grades.cpp
     return v;
 }

@@ -18,8 +18,12 @@ struct CsRules {
     double max_extrapolated_share = 0.02;  ///< render frames drawn past the newest snapshot at most 2 %
     double max_held_share = 0.005;         ///< frames frozen at the cap at most 0.5 %
     double max_snapshot_gap_ms = 250.0;    ///< longest time without a snapshot under 10 % loss
-    double min_registered_share = 0.95;  ///< on-screen hits on live targets that must register on the server
+    double min_registered_share = 0.95;    ///< at 0 ms: on-screen hits on live targets that must register
+    double min_registered_share_scenario =
+        0.99;  ///< on the scenario's own network: on-screen hits on live targets that must register
     std::uint64_t min_judged_hits = 20;  ///< on-screen hits needed before a share is graded
+    double max_late_share = 0.005;       ///< inputs arriving after their tick, per tick simulated (scenario)
+    std::uint64_t max_own_visible = 0;   ///< own corrections of at least one pixel allowed under the scenario
     double max_drawn_step_m = 0.17;      ///< largest frame-to-frame jump of the drawn own player (not a snap)
 };
 

@@ -5,6 +5,7 @@
 #include <rewind/core/checksum.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 
@@ -30,22 +31,38 @@ arena::BotConfig bot_config(BotMode mode) {
 
 }  // namespace
 
-Match::Match(const PassConfig& config) : cfg_(config), tick_us_(1e6 / config.tick_rate) {
+Match::Match(const PassConfig& config)
+    : cfg_(config),
+      tick_us_(1e6 / config.tick_rate),
+      events_(static_cast<std::size_t>(config.players)),
+      latency_(static_cast<std::size_t>(config.players), 1e6 / config.tick_rate) {
     end_ = start_ + seconds(cfg_.duration_s);
+    half_ = start_ + seconds(cfg_.duration_s / 2);
     rwd::transport::SimNetworkConfig nc;
     nc.seed = cfg_.seed;
+    // Item 7 grades the events sent up to end - drain_: later ones may honestly still be in flight (a lost
+    // one waits for its retransmission). Stopping the count early rather than letting the pass run on
+    // keeps every other figure on the pass's own duration; the window covers the worst one-way delay and
+    // enough retransmissions for a one-in-a-million chance that all copies were lost (cs_events.hpp).
+    drain_ = drain_window(cfg_.up, cfg_.down, nc.reliable_rto);
+    fig_.channel.drain_ms = static_cast<double>(drain_.count) / 1000.0;
     net_ = std::make_unique<rwd::transport::SimNetwork>(nc);
     auto* server_ep = net_->listen(server_addr_, static_cast<std::size_t>(cfg_.players) + 2).value();
     cs::ServerConfig sc;
     sc.tick_rate_hz = cfg_.tick_rate;
     sc.snapshot_rate_hz = cfg_.snapshot_rate;
     sc.max_clients = cfg_.players + (cfg_.probe ? 1 : 0);
-    sc.max_rewind_ms = cfg_.max_rewind_ms;
+    if (cfg_.max_rewind_ms != kPerClientRewind) {
+        // --max-rewind-ms: the fixed cap instead of each client's own latency (the library's default).
+        sc.rewind_limit = cs::RewindLimitMode::fixed_cap;
+        sc.max_rewind_ms = cfg_.max_rewind_ms;
+    }
     sc.snapshots = cfg_.snapshots;
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
     server_prev_ = server_->state();
-    shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
+    if (cfg_.max_rewind_ms != kPerClientRewind)
+        shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
 
     cs::ClientConfig cc;
     cc.tick_rate_hz = cfg_.tick_rate;
@@ -109,7 +126,20 @@ PassFigures Match::run() {
     return fig_;
 }
 
+void Match::cut_events() {
+    cut_done_ = true;
+    events_.cut(server_->tick());
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+        Seat& s = seats_[i];
+        if (!s.playing || s.slot < 0) continue;
+        s.cut_slot = s.slot;
+        events_.cut_seat(i, server_->client_stats(s.slot).events_sent);
+    }
+}
+
 void Match::server_step(Micros now) {
+    server_now_ = now;
+    if (!cut_done_ && now >= end_ - drain_) cut_events();
     const rwd::Tick before = server_->tick();
     server_->update(now);
     const std::int32_t ran = server_->tick() - before;
@@ -141,6 +171,17 @@ void Match::server_step(Micros now) {
 void Match::on_server_tick(rwd::Tick tick) {
     const arena::State& after = server_->state();
     shots_.on_server_tick(tick, server_prev_, after);
+    std::array<bool, arena::kMaxPlayers> seated{};
+    for (int i = 0; i < server_->max_clients(); ++i) seated[static_cast<std::size_t>(i)] = server_->seated(i);
+    events_.on_server_tick(tick, server_prev_, after, seated);
+    latency_.on_server_tick(tick, server_now_);
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+        Seat& s = seats_[i];
+        if (!s.playing || s.slot < 0 || !server_->seated(s.slot)) continue;
+        const std::uint64_t repeated = server_->client_stats(s.slot).inputs_repeated;
+        latency_.on_server_input(i, tick, server_now_, repeated != s.server_repeated, server_now_ >= half_);
+        s.server_repeated = repeated;
+    }
     auto& ring = bodies_[tick.value % kBodyTicks];
     body_tick_[tick.value % kBodyTicks] = tick.value;
     for (std::size_t i = 0; i < ring.size(); ++i)
@@ -199,7 +240,8 @@ void Match::sample(Micros now) {
             s.half_at = now;
         }
         const cs::ClientStats& st = s.client->stats();
-        const double offset = server_->client_stats(s.slot).arrival_offset_ticks;
+        const cs::ServerClientStats& sv = server_->client_stats(s.slot);
+        const double offset = sv.arrival_offset_ticks;
         if (cfg_.series) {
             pt.rtt_ms.push_back(static_cast<double>(st.rtt.count) / 1000.0);
             pt.interp_delay_ticks.push_back(st.interp_delay_ticks);
@@ -211,12 +253,19 @@ void Match::sample(Micros now) {
         }
         if (!second_half) continue;
         offsets_.push_back(offset);
+        // The target is the server's own for this client (adaptive), the configured one until it reports.
+        const double target =
+            sv.input_buffer_target > 0 ? sv.input_buffer_target : server_->config().input_buffer_target;
+        offset_targets_.push_back(target);
         leads_.push_back(st.lead_ticks);
         rtts_.push_back(static_cast<double>(st.rtt.count) / 1000.0);
         delays_.push_back(st.interp_delay_ticks);
         buffers_.push_back(st.interp_buffer_ticks);
         kbps_down_.push_back(st.kbps_received);
         kbps_up_.push_back(st.kbps_sent);
+        input_depths_.push_back(sv.input_buffer_depth);
+        input_targets_.push_back(sv.input_buffer_target);
+        rewind_limits_.push_back(sv.rewind_limit_ms);
     }
     if (cfg_.series) fig_.series.push_back(std::move(pt));
 }
@@ -253,12 +302,15 @@ void Match::finish() {
         fig_.interp.starvations += st.interp_starvations;
         fig_.interp.max_extrapolation_ticks =
             std::max(fig_.interp.max_extrapolation_ticks, st.max_extrapolation_seen_ticks);
-        fig_.channel.events_received += st.events_received;
         fig_.channel.events_out_of_order += st.events_out_of_order;
         const cs::ServerClientStats& sv = server_->client_stats(s.slot);
-        fig_.channel.events_sent += sv.events_sent;
         fig_.shots.server_shots += sv.shots;
         fig_.shots.server_clamped += sv.shots_rewind_clamped;
+        fig_.shots.server_beyond_limit += sv.shots_beyond_limit;
+        fig_.shots.server_future_view += sv.shots_future_view;
+        fig_.inputs.applied += sv.inputs_applied;
+        fig_.inputs.repeated += sv.inputs_repeated;
+        fig_.inputs.late += sv.inputs_late;
         snapshots += sv.snapshots_sent;
         snapshot_bytes += sv.snapshot_bytes_total;
         bandwidth_.add_client(sv, cfg_.snapshot_rate);
@@ -282,11 +334,11 @@ void Match::finish() {
     fig_.interp.delay_ticks = distribution(delays_);
     fig_.interp.buffer_ticks = distribution(buffers_);
 
-    fig_.clock.target_offset_ticks =
-        server_->config().input_buffer_target;  // the clients adopt it at connect
+    fig_.clock.target_offset_ticks = distribution(offset_targets_).mean;  // what the clients were asked for
     fig_.clock.offset_ticks = distribution(offsets_);
     std::vector<double> err;
-    for (double o : offsets_) err.push_back(std::abs(o - fig_.clock.target_offset_ticks));
+    for (std::size_t i = 0; i < offsets_.size(); ++i)
+        err.push_back(std::abs(offsets_[i] - offset_targets_[i]));
     fig_.clock.offset_error_ticks = distribution(std::move(err));
     fig_.clock.lead_ticks = distribution(leads_);
     fig_.clock.rtt_ms = distribution(rtts_);
@@ -300,6 +352,7 @@ void Match::finish() {
     p.own_error_m = distribution(own_errors_);
     p.reconcile_error_m = distribution(std::move(all));
 
+    finish_inputs();
     fig_.channel.loss = cfg_.down.expected_loss();
     fig_.channel.snapshot_gap_ms = distribution(gaps_ms_);
     fig_.channel.max_snapshot_gap_ms = fig_.channel.snapshot_gap_ms.max;
@@ -329,8 +382,38 @@ void Match::finish() {
             a.flagged = sv.flagged;
             fig_.shots.probe_stale_shots = sv.shots;
             fig_.shots.probe_clamped = sv.shots_rewind_clamped;
+            fig_.shots.probe_beyond_limit = sv.shots_beyond_limit;
         }
     }
+}
+
+void Match::finish_inputs() {
+    const double tick_ms = tick_us_ / 1000.0;
+    auto& in = fig_.inputs;
+    in.ticks_simulated = in.applied + in.repeated;
+    if (in.ticks_simulated) {
+        in.late_share = static_cast<double>(in.late) / static_cast<double>(in.ticks_simulated);
+        in.repeated_share = static_cast<double>(in.repeated) / static_cast<double>(in.ticks_simulated);
+    }
+    in.buffer_depth_ticks = distribution(input_depths_);
+    in.buffer_target_ticks = distribution(input_targets_);
+    in.added_latency_ms = in.buffer_depth_ticks.mean * tick_ms;
+    if (fig_.interp.client_minutes > 0)
+        fig_.prediction.own_visible_per_player_minute =
+            static_cast<double>(fig_.prediction.own_visible) / fig_.interp.client_minutes;
+    latency_.finish(fig_.latency);
+    fig_.latency.interp_delay_ms = fig_.interp.delay_ticks.mean * tick_ms;
+    fig_.latency.rtt_ms = fig_.clock.rtt_ms.median;
+    auto& sh = fig_.shots;
+    if (sh.server_shots)
+        sh.beyond_limit_share =
+            static_cast<double>(sh.server_beyond_limit) / static_cast<double>(sh.server_shots);
+    sh.rewind_limit_ms = distribution(rewind_limits_);
+    // Deaths and events: only seats that played to the end connected and were playing at the cut.
+    std::vector<int> slot_of_seat;
+    for (const Seat& s : seats_)
+        slot_of_seat.push_back(s.playing && s.client->phase() == cs::ClientPhase::playing ? s.cut_slot : -1);
+    events_.finish(slot_of_seat, fig_.channel);
 }
 
 PassFigures run_pass(const PassConfig& config) {

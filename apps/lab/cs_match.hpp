@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cs_figures.hpp"
+#include "options.hpp"
 
 #include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/transport/link_config.hpp>
@@ -24,22 +25,22 @@ rwd::client_server::SnapshotConfig lab_snapshot_config();
 
 /// What one pass runs.
 struct PassConfig {
-    std::string name = "main";        ///< names the pass in the figures
-    int players = 8;                  ///< bot clients
-    double duration_s = 60;           ///< simulated seconds after the server starts
-    std::uint64_t seed = 1;           ///< network, bots and frame timing
-    int tick_rate = 60;               ///< server and client tick rate
-    int snapshot_rate = 30;           ///< server snapshot rate
-    double fps = 144;                 ///< client render frames per second
-    double frame_jitter = 0.25;       ///< frame time spread
-    int max_rewind_ms = 250;          ///< server lag-compensation cap
-    rwd::transport::LinkConfig up;    ///< client -> server
-    rwd::transport::LinkConfig down;  ///< server -> client
-    BotMode bots = BotMode::fight;    ///< who drives the players
-    bool probe = false;               ///< add the adversarial probe client
-    bool chat = true;                 ///< clients send chat lines (reliable events) every second
-    bool series = false;              ///< keep overlay samples and corrections for the charts
-    bool compare_own = false;         ///< compare the predicted own entity with the server's tick by tick
+    std::string name = "main";             ///< names the pass in the figures
+    int players = 8;                       ///< bot clients
+    double duration_s = 60;                ///< simulated seconds after the server starts
+    std::uint64_t seed = 1;                ///< network, bots and frame timing
+    int tick_rate = 60;                    ///< server and client tick rate
+    int snapshot_rate = 30;                ///< server snapshot rate
+    double fps = 144;                      ///< client render frames per second
+    double frame_jitter = 0.25;            ///< frame time spread
+    int max_rewind_ms = kPerClientRewind;  ///< a fixed server lag-compensation cap, or per client
+    rwd::transport::LinkConfig up;         ///< client -> server
+    rwd::transport::LinkConfig down;       ///< server -> client
+    BotMode bots = BotMode::fight;         ///< who drives the players
+    bool probe = false;                    ///< add the adversarial probe client
+    bool chat = true;                      ///< clients send chat lines (reliable events) every second
+    bool series = false;                   ///< keep overlay samples and corrections for the charts
+    bool compare_own = false;  ///< compare the predicted own entity with the server's tick by tick
     rwd::client_server::SnapshotConfig snapshots = lab_snapshot_config();  ///< area of interest, budget
     bool bandwidth_check = false;  ///< measure full snapshots and the area of interest (bandwidth_grades.hpp)
 };

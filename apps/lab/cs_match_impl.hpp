@@ -2,6 +2,8 @@
 #pragma once
 
 #include "bandwidth_grades.hpp"
+#include "cs_events.hpp"
+#include "cs_latency.hpp"
 #include "cs_match.hpp"
 #include "cs_probe.hpp"
 #include "cs_shots.hpp"
@@ -45,8 +47,10 @@ struct Seat {
     bool has_drawn = false;
     std::int32_t drawn_x = 0, drawn_y = 0, pred_x = 0, pred_y = 0;
     std::uint64_t last_snaps = 0;
-    arena::State before_update{};  ///< the client's predicted world before this frame's update()
-    arena::Input input{};          ///< the input given to the client (its ticks this frame use it)
+    arena::State before_update{};       ///< the client's predicted world before this frame's update()
+    arena::Input input{};               ///< the input given to the client (its ticks this frame use it)
+    std::uint64_t server_repeated = 0;  ///< the server's inputs_repeated for its slot, last tick
+    int cut_slot = -1;                  ///< its slot when the drain window began (-1: not playing yet)
 
     Seat(rwd::transport::Address a, std::unique_ptr<Client> c, std::uint64_t seed, const arena::BotConfig& bc)
         : addr(std::move(a)), client(std::move(c)), bot(seed, bc), rng(seed, 0x6c6162) {}
@@ -65,7 +69,9 @@ private:
     void sample(rwd::Micros now);
     void client_frame(Seat& s, int index, rwd::Micros now);
     void collect_corrections(Seat& s, int index, rwd::Micros now);
-    void take_events(Seat& s);
+    void take_events(Seat& s, int index);
+    void cut_events();
+    void finish_inputs();
     bool touching_other(int slot, rwd::Tick tick) const;
     arena::Input script_input(Seat& s, rwd::Micros now) const;
     void finish();
@@ -74,6 +80,10 @@ private:
     double tick_us_ = 0;
     rwd::Micros start_{1'000'000};
     rwd::Micros end_{};
+    rwd::Micros half_{};        ///< the second half of the pass starts here
+    rwd::Micros drain_{};       ///< events sent in the last drain_ of the pass are not graded
+    bool cut_done_ = false;     ///< the drain window has begun
+    rwd::Micros server_now_{};  ///< time of the server update being run
     std::unique_ptr<rwd::transport::SimNetwork> net_;
     rwd::transport::Address server_addr_{"server", 1};
     std::unique_ptr<Server> server_;
@@ -83,6 +93,8 @@ private:
     std::unique_ptr<Probe> probe_;
     rwd::client_server::ServerClientStats probe_stats_{};  // the probe's seat stats, last seen while seated
     ShotTracker shots_;
+    EventCheck events_;       ///< item 7: events and deaths, server vs clients
+    LatencyTracker latency_;  ///< input-to-apply latency, view age, repeated inputs
     arena::State server_prev_{};
     rwd::Micros next_sample_{};
     std::vector<arena::ArenaGame::EntityRecord> scratch_;
@@ -102,6 +114,7 @@ private:
     // Samples gathered while running (second half of the match unless noted).
     std::vector<double> offsets_, leads_, rtts_, delays_, buffers_, kbps_down_, kbps_up_;
     std::vector<double> errors_, movement_errors_, own_errors_, gaps_ms_;
+    std::vector<double> input_depths_, input_targets_, rewind_limits_, offset_targets_;
     PassFigures fig_;
 };
 

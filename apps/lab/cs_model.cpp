@@ -83,9 +83,10 @@ ModelResult run_client_server(const LabOptions& o) {
     ModelResult r;
     r.header.push_back(fmt("rewind-lab  model client-server  players %d  duration %.0f s  seed %llu",
                            o.players, o.duration_s, static_cast<unsigned long long>(o.seed)));
-    r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps +-%.0f%%  rewind cap %d ms",
-                           o.tick_rate, o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0,
-                           o.max_rewind_ms));
+    const std::string rewind = o.max_rewind_ms == kPerClientRewind ? std::string("rewind limit per client")
+                                                                   : fmt("rewind cap %d ms", o.max_rewind_ms);
+    r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps +-%.0f%%  %s", o.tick_rate,
+                           o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0, rewind.c_str()));
     r.header.push_back("  profile " + o.profile + "  up: " + describe_link(up));
     r.header.push_back("  down: " + describe_link(down));
     r.header.push_back(

@@ -14,6 +14,23 @@ struct Grade {
     std::string target;    ///< what the figure must satisfy
     bool pass = false;
     bool graded = true;  ///< false: shown for information, counted neither as passed nor as failed
+    std::string
+        why;  ///< when it failed: each figure that missed its bound, e.g. "registration 64.7 % < 99 %"
+};
+
+/// The conditions of one item, each with the reason it gives when it does not hold: a failed item says which
+/// figure missed which bound instead of a bare FAIL.
+class Checks {
+public:
+    /// Records the printf-formatted reason when `ok` is false; returns `ok`.
+    bool need(bool ok, const char* format, ...) __attribute__((format(printf, 3, 4)));
+    /// True when every condition held.
+    [[nodiscard]] bool ok() const { return reasons_.empty(); }
+    /// The reasons of the conditions that failed, joined by "; " (empty when ok()).
+    [[nodiscard]] std::string why() const;
+
+private:
+    std::vector<std::string> reasons_;
 };
 
 /// The graded items of one run.
@@ -22,6 +39,8 @@ struct Verdict {
 
     /// Adds an item; `pass` is the comparison of the measured figure against the target.
     void add(std::string item, std::string measured, std::string target, bool pass);
+    /// Adds an item that passes when every check held; a failure carries the checks' reasons.
+    void add(std::string item, std::string measured, std::string target, const Checks& checks);
     /// Adds a row that is not graded (yet): printed, never counted.
     void skip(std::string item, std::string measured, std::string why);
     /// True when every graded item passed (and at least one was graded).
@@ -32,7 +51,8 @@ struct Verdict {
     [[nodiscard]] int failed() const;
 };
 
-/// Prints the verdict as an aligned table with PASS/FAIL per item and a closing summary line.
+/// Prints the verdict as an aligned table with PASS/FAIL per item (a failed one followed by its reasons) and
+/// a closing summary line.
 void print_verdict(const Verdict& verdict, std::FILE* out);
 
 /// printf into a std::string, for measured figures.

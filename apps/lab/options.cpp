@@ -75,7 +75,8 @@ rwd::Status LabOptions::validate() const {
         return bad("--snapshot-rate must be 10..60 and at most the tick rate");
     if (!(render_fps >= 10.0 && render_fps <= 1000.0)) return bad("--fps must be 10..1000");
     if (!(frame_jitter >= 0.0 && frame_jitter < 1.0)) return bad("--frame-jitter must be in [0, 1)");
-    if (max_rewind_ms < 0 || max_rewind_ms > 1000) return bad("--max-rewind-ms must be 0..1000");
+    if (max_rewind_ms != kPerClientRewind && (max_rewind_ms < 0 || max_rewind_ms > 1000))
+        return bad("--max-rewind-ms must be 0..1000");
     if (auto u = up_link(*this); !u) return u.error();
     if (auto d = down_link(*this); !d) return d.error();
     return {};
@@ -94,8 +95,9 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--fps", o.render_fps, "client render frames per second")->capture_default_str();
     app.add_option("--frame-jitter", o.frame_jitter, "frame time spread, fraction of a frame")
         ->capture_default_str();
-    app.add_option("--max-rewind-ms", o.max_rewind_ms, "server lag-compensation cap in ms")
-        ->capture_default_str();
+    app.add_option("--max-rewind-ms", o.max_rewind_ms,
+                   "a fixed server lag-compensation cap in ms, 0..1000 (default: each client's own latency, "
+                   "RTT compensated up to 250 ms: ServerConfig::rewind_limit = client_latency)");
     std::string names;
     for (auto n : rwd::transport::link_profile_names()) names += std::string(n) + ", ";
     app.add_option("--profile", o.profile, "link profile for both directions: " + names + "none")

@@ -14,6 +14,9 @@ class App;
 
 namespace lab {
 
+/// --max-rewind-ms not given: the server bounds each client's rewind by its own latency, not a fixed cap.
+inline constexpr int kPerClientRewind = -1;
+
 /// Impairment knobs of one direction as given on the command line; unset ones leave the profile's value.
 struct LinkKnobs {
     std::optional<double> latency_ms;             ///< mean one-way delay
@@ -28,22 +31,22 @@ struct LinkKnobs {
 
 /// Everything a lab run is told.
 struct LabOptions {
-    std::string model = "client-server";  ///< which sync model to measure
-    int players = 8;                      ///< bot-driven players
-    double duration_s = 60.0;             ///< simulated seconds of the main match
-    std::uint64_t seed = 1;               ///< seeds the network, the bots and the frame timing
-    int tick_rate = 60;                   ///< simulation ticks per second
-    int snapshot_rate = 30;               ///< snapshots per second (client-server)
-    double render_fps = 144.0;            ///< client frame rate (deliberately not the tick rate)
-    double frame_jitter = 0.25;           ///< each frame lasts 1/fps times a uniform factor in [1-j, 1+j]
-    int max_rewind_ms = 250;              ///< lag-compensation cap of the server
-    std::string profile = "checklist";    ///< base link profile for both directions ("none": a perfect link)
-    LinkKnobs both;                       ///< knobs for both directions
-    LinkKnobs up;                         ///< client -> server overrides
-    LinkKnobs down;                       ///< server -> client overrides
-    std::string json_path;                ///< write every figure here (empty: no JSON)
-    std::string plot_dir;                 ///< write PNG charts here (empty: no charts)
-    bool quiet = false;                   ///< print only the verdict table
+    std::string model = "client-server";   ///< which sync model to measure
+    int players = 8;                       ///< bot-driven players
+    double duration_s = 60.0;              ///< simulated seconds of the main match
+    std::uint64_t seed = 1;                ///< seeds the network, the bots and the frame timing
+    int tick_rate = 60;                    ///< simulation ticks per second
+    int snapshot_rate = 30;                ///< snapshots per second (client-server)
+    double render_fps = 144.0;             ///< client frame rate (deliberately not the tick rate)
+    double frame_jitter = 0.25;            ///< each frame lasts 1/fps times a uniform factor in [1-j, 1+j]
+    int max_rewind_ms = kPerClientRewind;  ///< a fixed lag-compensation cap, or each client's own latency
+    std::string profile = "checklist";     ///< base link profile for both directions ("none": a perfect link)
+    LinkKnobs both;                        ///< knobs for both directions
+    LinkKnobs up;                          ///< client -> server overrides
+    LinkKnobs down;                        ///< server -> client overrides
+    std::string json_path;                 ///< write every figure here (empty: no JSON)
+    std::string plot_dir;                  ///< write PNG charts here (empty: no charts)
+    bool quiet = false;                    ///< print only the verdict table
 
     /// Ok, or invalid_config naming the first bad value.
     [[nodiscard]] rwd::Status validate() const;

@@ -21,7 +21,8 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
                         {"measured", g.measured},
                         {"target", g.target},
                         {"pass", g.pass},
-                        {"graded", g.graded}});
+                        {"graded", g.graded},
+                        {"why", g.why}});
     j["checklist"] = rows;
     j["passed"] = r.verdict.passed();
     j["failed"] = r.verdict.failed();

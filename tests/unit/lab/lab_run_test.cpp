@@ -66,13 +66,29 @@ TEST(LabRun, ShortChecklistRunHasEveryFigureAndAnHonestExitCode) {
         EXPECT_TRUE(j.contains(key)) << key;
     for (const char* pass : {"main", "zero_latency", "shared_step", "loss_10"}) {
         const auto& p = j["figures"]["passes"][pass];
-        for (const char* key : {"tick", "clock", "prediction", "shared", "interp", "authority", "channel",
-                                "shots", "bandwidth"})
+        for (const char* key : {"tick", "clock", "prediction", "inputs", "latency", "shared", "interp",
+                                "authority", "channel", "shots", "bandwidth"})
             EXPECT_TRUE(p.contains(key)) << pass << "." << key;
+        for (const char* key : {"late_share", "buffer_depth_ticks", "added_latency_ms"})
+            EXPECT_TRUE(p["inputs"].contains(key)) << pass << ".inputs." << key;
+        for (const char* key : {"input_to_apply_ms", "view_age_ms"})
+            EXPECT_TRUE(p["latency"].contains(key)) << pass << ".latency." << key;
+        for (const char* key : {"drain_ms", "deaths_on_server", "deaths_expected", "deaths_delivered"})
+            EXPECT_TRUE(p["channel"].contains(key)) << pass << ".channel." << key;
+        for (const char* key : {"beyond_limit_share", "server_beyond_limit", "rewind_limit_ms"})
+            EXPECT_TRUE(p["shots"].contains(key)) << pass << ".shots." << key;
         EXPECT_EQ(p["playing"].get<int>(), p["players"].get<int>()) << pass;
     }
     EXPECT_FALSE(j["figures"]["passes"]["main"]["series"].empty());
-    EXPECT_EQ(j["checklist"].size(), 11u);
+    EXPECT_EQ(j["checklist"].size(), 12u);  // 11 graded rows and the end-to-end latency row
+    EXPECT_GT(j["figures"]["passes"]["main"]["latency"]["input_to_apply_ms"]["count"].get<int>(), 0);
+    EXPECT_GT(j["figures"]["passes"]["main"]["latency"]["view_age_ms"]["count"].get<int>(), 0);
+    for (const auto& row : j["checklist"]) {
+        EXPECT_TRUE(row.contains("why"));
+        if (row["graded"].get<bool>() && !row["pass"].get<bool>()) {
+            EXPECT_FALSE(row["why"].get<std::string>().empty()) << row["item"].get<std::string>();
+        }
+    }
     // Properties that do not depend on tuning: one shared step, server authority, channels.
     for (const auto& row : j["checklist"]) {
         const std::string item = row["item"];

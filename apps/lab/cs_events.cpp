@@ -1,0 +1,90 @@
+// Reliable events and deaths, server versus every client, graded up to the start of the drain window.
+#include "cs_events.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lab {
+namespace cs = rwd::client_server;
+
+rwd::Micros drain_window(const rwd::transport::LinkConfig& up, const rwd::transport::LinkConfig& down,
+                         rwd::Micros min_rto) {
+    const double down_worst = static_cast<double>(down.latency.count + 4 * down.jitter.count);
+    const double rtt = static_cast<double>(up.latency.count + down.latency.count);
+    const double rtt_dev = std::hypot(static_cast<double>(up.jitter.count), double(down.jitter.count));
+    const double rto = std::max(static_cast<double>(min_rto.count), rtt + 4.0 * rtt_dev);
+    // Every copy of a message is lost with the link's loss; n sends all fail with loss^n.
+    const double loss = std::clamp(down.expected_loss(), 0.0, 0.9);
+    const int sends =
+        loss > 0 ? std::max(1, static_cast<int>(std::ceil(std::log(1e-6) / std::log(loss)))) : 1;
+    return rwd::Micros{static_cast<std::int64_t>(std::llround(down_worst + sends * rto + 100'000.0))};
+}
+
+void compare_deaths(std::span<const DeathRecord> expected, std::span<const DeathRecord> received,
+                    ChannelFigures& out) {
+    out.deaths_expected += expected.size();
+    const std::size_t both = std::min(expected.size(), received.size());
+    for (std::size_t i = 0; i < both; ++i)
+        ++(expected[i] == received[i] ? out.deaths_delivered : out.deaths_wrong);
+    if (expected.size() > both) out.deaths_missing += expected.size() - both;
+    if (received.size() > both) out.deaths_extra += received.size() - both;
+}
+
+void EventCheck::on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after,
+                                std::span<const bool> seated) {
+    // The lab asks the game the same question the server asks it after every tick.
+    scratch_.clear();
+    arena::ArenaGame::collect_events(before, after, scratch_);
+    for (const cs::GameEvent& e : scratch_) {
+        if (e.kind != cs::EventKind::death) continue;
+        deaths_.push_back(Death{DeathRecord{tick.value, e.subject, e.other, e.value},
+                                std::vector<bool>(seated.begin(), seated.end())});
+    }
+}
+
+void EventCheck::on_client_event(std::size_t seat, const cs::Event& ev) {
+    Client& c = clients_[seat];
+    c.sequences.push_back(ev.sequence);
+    if (ev.kind == cs::EventKind::death)
+        c.deaths.push_back(DeathRecord{ev.tick.value, ev.subject, ev.other, ev.value});
+}
+
+void EventCheck::cut(rwd::Tick next_tick) {
+    cut_ = true;
+    cut_tick_ = next_tick.value;
+}
+
+void EventCheck::cut_seat(std::size_t seat, std::uint64_t events_sent) {
+    clients_[seat].cut_events = events_sent;
+}
+
+void EventCheck::finish(std::span<const int> slot_of_seat, ChannelFigures& out) const {
+    if (!cut_) return;
+    for (const Death& d : deaths_)
+        if (d.record.tick < cut_tick_) ++out.deaths_on_server;
+    for (std::size_t i = 0; i < clients_.size() && i < slot_of_seat.size(); ++i) {
+        const int slot = slot_of_seat[i];
+        if (slot < 0) continue;
+        const Client& c = clients_[i];
+        // Events: the first cut_events sequences must have arrived exactly as 0, 1, 2, ... (once, in order).
+        out.events_sent += c.cut_events;
+        std::uint64_t in_order = 0;
+        for (std::uint32_t seq : c.sequences) {
+            if (in_order >= c.cut_events || seq != in_order) break;
+            ++in_order;
+        }
+        out.events_received += in_order;
+        // Deaths: those the server sent this client before the cut, against those it received from them.
+        ++out.death_receivers;
+        std::vector<DeathRecord> expected, received;
+        for (const Death& d : deaths_)
+            if (d.record.tick < cut_tick_ && static_cast<std::size_t>(slot) < d.seated.size() &&
+                d.seated[static_cast<std::size_t>(slot)])
+                expected.push_back(d.record);
+        for (const DeathRecord& r : c.deaths)
+            if (r.tick < cut_tick_) received.push_back(r);
+        compare_deaths(expected, received, out);
+    }
+}
+
+}  // namespace lab
