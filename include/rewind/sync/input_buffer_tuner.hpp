@@ -34,8 +34,9 @@ struct InputBufferTunerStats {
 };
 
 /// One client's input buffer target on the server. Feed it the arrival offset of every accepted input packet
-/// (InputJitterBuffer::last_arrival_offset_ticks(): newest tick - next tick to play, so 0 = just in time and
-/// negative = late). The client's clock sync steers the mean offset onto the target, so what decides lateness
+/// (InputJitterBuffer::last_first_arrival_offset_ticks(): the oldest input it brought first - next tick to
+/// play, so 0 = just in time and negative = late; a packet after lost ones shows the ticks they cost). The
+/// client's clock sync steers the mean offset onto the target, so what decides lateness
 /// is the spread: how far one arrival lands below the typical one. Each arrival's spread is measured against
 /// the median of the arrivals around it (centered, so a lead that is moving toward a new target adds no bias
 /// and a step in latency adds none either), binned over a sliding time window. The target is the smallest

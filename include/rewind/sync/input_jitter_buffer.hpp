@@ -113,8 +113,17 @@ public:
         }
         record_offset(ahead);
         // Oldest first, so that under a full queue the nearest ticks win and the far-future excess is
-        // dropped.
-        for (std::size_t i = n; i-- > 0;) store(newest_tick - static_cast<std::int32_t>(i), inputs[i]);
+        // dropped. The first input this packet brings decides how early the least early new input came.
+        bool first_new = true;
+        for (std::size_t i = n; i-- > 0;) {
+            const Tick t = newest_tick - static_cast<std::int32_t>(i);
+            if (store(t, inputs[i]) && first_new) {
+                first_new = false;
+                last_first_offset_ =
+                    std::clamp<std::int32_t>(t - next_, -config_.max_future_ticks, config_.max_future_ticks);
+            }
+        }
+        if (first_new) last_first_offset_ = last_offset_;  // nothing new: as early as the newest
         return PacketVerdict::accepted;
     }
 
@@ -157,6 +166,11 @@ public:
     }
     /// The arrival offset of the newest packet, unsmoothed, in ticks.
     [[nodiscard]] int last_arrival_offset_ticks() const { return last_offset_; }
+    /// How early the oldest input the newest packet brought first arrived, in ticks (negative: late). The
+    /// same as last_arrival_offset_ticks() unless packets before it were lost: then the inputs only it
+    /// carried arrived that many ticks later than they would have. The spread that decides the input
+    /// buffer (loss and jitter both) shows here.
+    [[nodiscard]] int last_first_arrival_offset_ticks() const { return last_first_offset_; }
     /// True once the queue has overflowed (a client sending more than one input per tick); stays set until
     /// cleared.
     [[nodiscard]] bool flood_flagged() const { return flood_flag_; }
@@ -199,28 +213,29 @@ private:
         has_offset_ = true;
     }
 
-    void store(Tick t, const Input& in) {
+    /// True when `t`'s input is new: stored now, or counted late now.
+    bool store(Tick t, const Input& in) {
         if (t < next_) {
             const std::int32_t back = next_ - t;  // >= 1
             // Older than the memory, or from before the first tick this buffer ever played (not "late": no
             // tick was waiting for it).
             if (back > kWindow || back > played_since_reset_) {
                 ++stats_.too_old_inputs;
-                return;
+                return false;
             }
             const std::uint64_t bit = std::uint64_t{1} << (back - 1);
             if (received_mask_ & bit) {
                 ++stats_.redundant_inputs;
-            } else {
-                ++stats_.late_inputs;
-                received_mask_ |= bit;  // count each late tick once
+                return false;
             }
-            return;
+            ++stats_.late_inputs;
+            received_mask_ |= bit;  // count each late tick once
+            return true;
         }
         Slot& s = slots_[index(t)];
         if (s.full && s.tick == t) {
             ++stats_.redundant_inputs;
-            return;
+            return false;
         }
         if (count_ >= config_.max_queue) {
             ++stats_.overflow_dropped;
@@ -230,13 +245,14 @@ private:
             bool found = false;
             for (const Slot& q : slots_)
                 if (q.full && (!found || q.tick > far)) far = q.tick, found = true;
-            if (!found || !(t < far)) return;
+            if (!found || !(t < far)) return false;
             slots_[index(far)].full = false;
             --count_;
         }
         s = Slot{t, in, true};
         ++count_;
         ++stats_.accepted_inputs;
+        return true;
     }
 
     Input play_next() {
@@ -273,6 +289,7 @@ private:
     double offset_ = 0.0;
     bool has_offset_ = false;
     int last_offset_ = 0;
+    int last_first_offset_ = 0;
     bool flood_flag_ = false;
     InputJitterBufferStats stats_{};
 };

@@ -107,7 +107,7 @@ void ServerCore::Impl::on_input(int slot, std::span<const std::uint8_t> data, Mi
         count_abusive_packet(slot, now);
     // How early this packet's newest input arrived feeds the client's adaptive buffer target.
     if (verdict == sync::PacketVerdict::accepted)
-        s.tuner.on_arrival(s.inputs.last_arrival_offset_ticks(), now);
+        s.tuner.on_arrival(s.inputs.last_first_arrival_offset_ticks(), now);  // loss shows too
     const auto& b = s.inputs.stats();
     s.stats.inputs_duplicate = b.redundant_inputs;
     s.stats.inputs_late = b.late_inputs;

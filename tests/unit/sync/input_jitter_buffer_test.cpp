@@ -207,6 +207,40 @@ TEST(InputJitterBuffer, ArrivalOffsetIsSmoothedAndSigned) {
     EXPECT_LT(buf.arrival_offset().count, 0);
 }
 
+TEST(InputJitterBuffer, FirstArrivalOffsetShowsTheTicksALostPacketCost) {
+    InputJitterBuffer<In> buf({}, Tick{100});
+    // Every tick a packet of the 4 newest inputs, 3 ticks early: only the newest input is new each time.
+    std::uint32_t newest = 103;
+    Micros now{};
+    const auto send = [&] {
+        (void)buf.push(Tick{newest}, packet(newest), now);
+        (void)buf.pop(Tick{newest - 3});
+        ++newest;
+        now += Micros{16'667};
+    };
+    for (int i = 0; i < 10; ++i) send();
+    EXPECT_EQ(buf.last_arrival_offset_ticks(), 3);
+    EXPECT_EQ(buf.last_first_arrival_offset_ticks(), 3);
+    // Two packets lost: the next one brings three new inputs, the oldest of them only 1 tick early.
+    ++newest, ++newest;
+    (void)buf.pop(Tick{newest - 5}), (void)buf.pop(Tick{newest - 4});
+    send();
+    EXPECT_EQ(buf.last_arrival_offset_ticks(), 3);
+    EXPECT_EQ(buf.last_first_arrival_offset_ticks(), 1);
+    send();
+    EXPECT_EQ(buf.last_first_arrival_offset_ticks(), 3);
+    // A duplicate brings nothing new: as early as its newest input.
+    (void)buf.push(Tick{newest - 1}, packet(newest - 1), now);
+    EXPECT_EQ(buf.last_first_arrival_offset_ticks(), buf.last_arrival_offset_ticks());
+    // A packet whose oldest new input was already needed: negative.
+    InputJitterBuffer<In> late({}, Tick{100});
+    (void)late.push(Tick{100}, packet(100, 1), 0_ms);
+    for (std::uint32_t t = 100; t < 104; ++t) (void)late.pop(Tick{t});
+    (void)late.push(Tick{104}, packet(104, 4), 0_ms);  // 101..103 were needed already
+    EXPECT_EQ(late.last_first_arrival_offset_ticks(), -3);
+    EXPECT_EQ(late.last_arrival_offset_ticks(), 0);
+}
+
 TEST(InputJitterBuffer, WorksAcrossTheTickWrap) {
     InputJitterBuffer<In> buf({}, Tick{0xFFFFFFFEu});
     for (std::uint32_t k = 0; k < 6; ++k) {
