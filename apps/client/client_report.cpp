@@ -51,6 +51,7 @@ std::string client_report_json(const NetPlayer& player, double played_s) {
     j["p95_error_m"] = pct(95);
     j["replayed_ticks"] = s.replayed_ticks;
     j["rtt_ms"] = s.rtt.millis();
+    j["rtt_mean_ms"] = player.rtt_mean_ms();
     j["jitter_ms"] = s.jitter.millis();
     j["loss"] = s.loss;
     j["hard_resyncs"] = s.hard_resyncs;

@@ -67,12 +67,18 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
 
 void NetPlayer::update(Micros now) {
     client_->update(now);
-    if (!bot_ || !playing()) return;
-    // One decision per client tick: the bot reacts to what the client shows, as a player at a screen would.
+    if (!playing()) return;
     const rwd::Tick t = client_->tick();
     if (has_tick_ && t == last_tick_) return;
     has_tick_ = true;
     last_tick_ = t;
+    // The RTT once per tick played: its mean over the whole match, not only the last few pings.
+    if (client_->stats().rtt.count > 0) {
+        rtt_sum_ms_ += client_->stats().rtt.millis();
+        ++rtt_ticks_;
+    }
+    if (!bot_) return;
+    // One decision per client tick: the bot reacts to what the client shows, as a player at a screen would.
     bot_input_ = bot_->think(bot_view_of(*client_, now));
     client_->set_input(bot_input_);
 }

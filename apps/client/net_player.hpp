@@ -68,6 +68,11 @@ public:
     [[nodiscard]] rwd::transport::EnetTransport& udp() { return *udp_; }
     /// The input a bot chose last (neutral for a human-driven player).
     [[nodiscard]] const arena::Input& last_bot_input() const { return bot_input_; }
+    /// The measured RTT averaged over every tick played so far, in ms (0 before the first sample). Unlike
+    /// the client's RTT (a median of the last few pings) it shows the link's mean, not its current swing.
+    [[nodiscard]] double rtt_mean_ms() const {
+        return rtt_ticks_ == 0 ? 0.0 : rtt_sum_ms_ / static_cast<double>(rtt_ticks_);
+    }
     /// Whether the session is playing.
     [[nodiscard]] bool playing() const {
         return client_->phase() == rwd::client_server::ClientPhase::playing;
@@ -88,6 +93,8 @@ private:
     arena::Input bot_input_{};
     rwd::Tick last_tick_{};
     bool has_tick_ = false;
+    double rtt_sum_ms_ = 0.0;
+    std::uint64_t rtt_ticks_ = 0;
 };
 
 }  // namespace apps

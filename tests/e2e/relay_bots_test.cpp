@@ -88,8 +88,12 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
         EXPECT_EQ(r["events_out_of_order"].get<std::uint64_t>(), 0u);
         EXPECT_EQ(r["malformed"].get<std::uint64_t>(), 0u);
         EXPECT_LE(r["hard_resyncs"].get<std::uint64_t>(), 1u);
-        // The relay's 100 ms each way shows in the measured RTT.
-        EXPECT_GT(r["rtt_ms"].get<double>(), 150.0);
+        // The relay's 100 ms each way shows in the measured RTT over the match. The client's current RTT is
+        // the median of its last few pings, and the link's jitter is correlated (it drifts over seconds), so
+        // at any one moment it can sit 50 ms off the mean: only its bounds are checked on it.
+        EXPECT_GT(r["rtt_mean_ms"].get<double>(), 150.0);
+        EXPECT_LT(r["rtt_mean_ms"].get<double>(), 400.0);
+        EXPECT_GT(r["rtt_ms"].get<double>(), 100.0);
         EXPECT_LT(r["rtt_ms"].get<double>(), 400.0);
         total_corrections += corrections;
         total_reconciliations += reconciliations;
