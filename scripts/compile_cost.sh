@@ -30,9 +30,9 @@ for tool in python3 /usr/bin/time; do
   fi
 done
 
-# The probe's compile command from the build, with the optimisation level set to -O2, the output redirected and
-# dependency-file flags and any compiler launcher (ccache) dropped, so the compiler really runs. No -o: the
-# callers below add it.
+# The probe's compile command from the build, with the optimisation level set to -O2, the output redirected, and
+# dependency-file, sanitizer and debug flags and any compiler launcher (ccache) dropped, so that the compiler
+# really runs what a game's -O2 build does. No -o: the callers below add it.
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$db" "$source_file" "$tmp" >"$tmp/cmd" <<'PY'
@@ -54,6 +54,10 @@ for a in args:
         skip = True
         continue
     if a in ("-MD", "-MMD") or (a.startswith("-O") and len(a) <= 3):
+        continue
+    # What a game pays is a plain -O2 build: a sanitizer or debug build's instrumentation and debug info are
+    # that build's cost, not the library's (they make the same probe 3-5 times slower).
+    if a.startswith(("-fsanitize", "-fno-sanitize")) or a == "-fno-omit-frame-pointer" or a.startswith("-g"):
         continue
     out.append(a)
 out[1:1] = ["-O2"]
