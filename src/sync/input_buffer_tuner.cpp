@@ -88,6 +88,25 @@ void InputBufferTuner::reset() {
     p95_ = 0.0;
     p999_ = 0.0;
     lowering_ = false;
+    measured_ = false;
+}
+
+void InputBufferTuner::on_link(Micros rtt_deviation, Micros tick_length) {
+    if (measured_ || tick_length.count <= 0) return;
+    // A normal RTT's standard deviation is sqrt(pi / 2) times its mean deviation; each direction carries half
+    // its variance. Whole-tick spreads count as late from half a tick on, as in estimate().
+    const double rtt_sd =
+        1.2533141373155003 * static_cast<double>(std::max<std::int64_t>(rtt_deviation.count, 0));
+    const double one_way_ticks = rtt_sd / std::sqrt(2.0) / static_cast<double>(tick_length.count);
+    const double depth = -normal_quantile(config_.max_late_share) * one_way_ticks - 0.5;
+    const int wanted = std::clamp(static_cast<int>(std::ceil(std::min(depth, double{kMaxTicks}) - 1e-9)),
+                                  config_.min_ticks, config_.max_ticks);
+    // The transport's estimate starts wide (a first RTT sample's deviation is taken as half of it) and
+    // narrows with every sample: follow it both ways until the spread is measured.
+    if (wanted == target_) return;
+    ++(wanted > target_ ? stats_.raises : stats_.lowers);
+    target_ = wanted;
+    lowering_ = false;
 }
 
 void InputBufferTuner::on_arrival(std::int32_t early_ticks, Micros now) {
@@ -169,6 +188,7 @@ void InputBufferTuner::add_spread(double spread) {
     ++b.count;
     ++window_bins_[bin];
     ++window_count_;
+    if (window_count_ >= static_cast<std::uint32_t>(config_.min_samples)) measured_ = true;
 }
 
 InputBufferTuner::Estimate InputBufferTuner::estimate(const std::array<std::uint32_t, kSpreadBins>& bins,

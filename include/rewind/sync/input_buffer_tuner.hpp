@@ -66,6 +66,16 @@ public:
     /// One accepted input packet arrived at `now`, `early_ticks` before the tick that needs its newest input.
     void on_arrival(std::int32_t early_ticks, Micros now);
 
+    /// The link as the transport measures it: the mean deviation of the round-trip time, and the tick length.
+    /// Until the tuner has measured min_samples spreads of its own (about two seconds of inputs), the target
+    /// is the depth at which a normal one-way spread of that size would leave max_late_share of arrivals
+    /// late (within the config range), following the transport's estimate up and down as it narrows, so that
+    /// a client's first seconds on a jittery link are not played on the minimum. From the first measured
+    /// estimate on the tuner goes its own way (a deeper estimate at once, a shallower one after the hold),
+    /// and this is ignored.
+    void on_link(Micros rtt_deviation, Micros tick_length);
+    /// True once min_samples spreads have been measured since the last reset (the link estimate is done).
+    [[nodiscard]] bool measured() const { return measured_; }
     /// The buffer depth the client should aim for, in ticks (send it with the arrival offset).
     [[nodiscard]] int target_ticks() const { return target_; }
     /// The target the whole window asks for right now, before the hold and the config range.
@@ -128,6 +138,7 @@ private:
     int window_target_ = 0;
     double p95_ = 0.0;
     double p999_ = 0.0;
+    bool measured_ = false;  ///< min_samples spreads seen since reset: on_link() no longer counts
     bool lowering_ = false;  ///< the recent spread has asked for less since low_since_
     Micros low_since_{};
     InputBufferTunerStats stats_{};

@@ -151,6 +151,7 @@ PoppedInput ServerCore::pop_input(int slot) {
     s.last_applied_tick = impl_->tick;
     s.stats.input_buffer_depth = static_cast<double>(s.inputs.depth());
     s.stats.arrival_offset_ticks = s.inputs.arrival_offset_ticks();
+    if (!s.tuner.measured()) s.tuner.on_link(impl_->transport.stats(s.peer).jitter, impl_->tick_length());
     s.stats.input_buffer_target = impl_->input_buffer_target(s);
     return out;
 }

@@ -59,6 +59,11 @@ struct ServerCore::Impl {
     [[nodiscard]] sync::InputJitterBufferConfig jitter_config() const;
     [[nodiscard]] int slot_of(transport::PeerId peer) const;
     [[nodiscard]] int input_buffer_target(const Seat& s) const;
+    /// One tick, in microseconds (rounded).
+    [[nodiscard]] Micros tick_length() const {
+        return Micros{
+            static_cast<std::int64_t>(1'000'000.0 / static_cast<double>(config.tick_rate_hz) + 0.5)};
+    }
 
     // connections and hellos (server_hello.cpp)
     void on_transport_event(transport::TransportEvent& ev, Micros now);

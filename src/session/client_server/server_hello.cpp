@@ -108,6 +108,7 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now)
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
     s.tuner = sync::InputBufferTuner(config.input_buffer_tuning);
+    s.tuner.on_link(transport.stats(peer).jitter, tick_length());  // what the handshake measured, if anything
     s.stats.connected = true;
     s.stats.peer = peer;
     game.on_seated(slot);  // its player enters the world; no baseline yet: the first snapshot is in full

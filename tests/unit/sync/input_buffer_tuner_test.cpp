@@ -255,6 +255,45 @@ TEST(InputBufferTuner, RespectsTheConfiguredRange) {
     EXPECT_EQ(rough.target_at_second.back(), 4);
 }
 
+TEST(InputBufferTuner, TheLinkSetsTheFirstSecondsUntilTheSpreadIsMeasured) {
+    constexpr Micros kTickLen{16'667};
+    // A quiet link (LAN: no RTT deviation) stays at the minimum from the first packet.
+    InputBufferTuner lan;
+    lan.on_link(Micros{0}, kTickLen);
+    lan.on_link(Micros{300}, kTickLen);  // 0.3 ms: far below a tick
+    EXPECT_EQ(lan.target_ticks(), 1);
+    // The checklist link: 20 ms one-way jitter each way is an RTT mean deviation of about 22.6 ms. Before any
+    // spread is measured the target covers a normal one-way spread of 20 ms at 0.2 % late: ceil(2.88 * 1.2 -
+    // 0.5) = 3 ticks.
+    InputBufferTuner tuner;
+    tuner.on_link(Micros{22'568}, kTickLen);
+    EXPECT_EQ(tuner.target_ticks(), 3);
+    EXPECT_FALSE(tuner.measured());
+    // A transport's first estimate is wide (RFC 6298 starts the deviation at half the first RTT) and narrows:
+    // the guess follows it down as well as up.
+    tuner.on_link(Micros{40'000}, kTickLen);  // 35.4 ms one way: ceil(2.88 * 2.13 - 0.5) = 6
+    EXPECT_EQ(tuner.target_ticks(), 6);
+    tuner.on_link(Micros{2'000}, kTickLen);
+    EXPECT_EQ(tuner.target_ticks(), 1);
+    tuner.on_link(Micros{22'568}, kTickLen);
+    EXPECT_EQ(tuner.target_ticks(), 3);
+    // Once the tuner's own spread is measured (here: arrivals with no spread at all) the link no longer
+    // counts and the hold lowers the target to what the arrivals ask for.
+    Micros now{};
+    for (int i = 0; i < 60 * 30; ++i) {
+        now += kTickLen;
+        tuner.on_arrival(3, now);
+        if (tuner.measured()) tuner.on_link(Micros{200'000}, kTickLen);
+    }
+    EXPECT_TRUE(tuner.measured());
+    EXPECT_EQ(tuner.target_ticks(), 1);
+    // A reset (a new client on the seat) listens to the link again.
+    tuner.reset();
+    EXPECT_FALSE(tuner.measured());
+    tuner.on_link(Micros{22'568}, kTickLen);
+    EXPECT_EQ(tuner.target_ticks(), 3);
+}
+
 TEST(InputBufferTuner, GarbageNeverBreaksIt) {
     InputBufferTuner tuner;
     Rng rng(99);
