@@ -92,6 +92,7 @@ public:
     /// outcomes show in stats(). Also records the newest input's arrival offset.
     PacketVerdict push(Tick newest_tick, std::span<const Input> inputs, Micros now) {
         ++stats_.packets;
+        last_brought_new_ = false;
         if (!take_token(now)) {
             ++stats_.rate_limited;
             return PacketVerdict::rate_limited;
@@ -123,6 +124,7 @@ public:
                     std::clamp<std::int32_t>(t - next_, -config_.max_future_ticks, config_.max_future_ticks);
             }
         }
+        last_brought_new_ = !first_new;
         if (first_new) last_first_offset_ = last_offset_;  // nothing new: as early as the newest
         return PacketVerdict::accepted;
     }
@@ -171,6 +173,9 @@ public:
     /// carried arrived that many ticks later than they would have. The spread that decides the input
     /// buffer (loss and jitter both) shows here.
     [[nodiscard]] int last_first_arrival_offset_ticks() const { return last_first_offset_; }
+    /// Whether the newest packet brought an input not seen before (a duplicate or an all-redundant copy
+    /// does not: it says nothing about how early the client's inputs arrive).
+    [[nodiscard]] bool last_push_brought_new() const { return last_brought_new_; }
     /// True once the queue has overflowed (a client sending more than one input per tick); stays set until
     /// cleared.
     [[nodiscard]] bool flood_flagged() const { return flood_flag_; }
@@ -290,6 +295,7 @@ private:
     bool has_offset_ = false;
     int last_offset_ = 0;
     int last_first_offset_ = 0;
+    bool last_brought_new_ = false;
     bool flood_flag_ = false;
     InputJitterBufferStats stats_{};
 };

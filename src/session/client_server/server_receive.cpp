@@ -105,9 +105,10 @@ void ServerCore::Impl::on_input(int slot, std::span<const std::uint8_t> data, Mi
     const auto verdict = s.inputs.push(head.newest_tick, std::span<const EncodedInput>(packet_inputs), now);
     if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)
         count_abusive_packet(slot, now);
-    // How early this packet's newest input arrived feeds the client's adaptive buffer target.
-    if (verdict == sync::PacketVerdict::accepted)
-        s.tuner.on_arrival(s.inputs.last_first_arrival_offset_ticks(), now);  // loss shows too
+    // How early the oldest input this packet brought first arrived feeds the client's adaptive buffer target
+    // (so the ticks lost packets cost show too); a copy that brings nothing new says nothing about that.
+    if (verdict == sync::PacketVerdict::accepted && s.inputs.last_push_brought_new())
+        s.tuner.on_arrival(s.inputs.last_first_arrival_offset_ticks(), now);
     const auto& b = s.inputs.stats();
     s.stats.inputs_duplicate = b.redundant_inputs;
     s.stats.inputs_late = b.late_inputs;

@@ -229,9 +229,11 @@ TEST(InputJitterBuffer, FirstArrivalOffsetShowsTheTicksALostPacketCost) {
     EXPECT_EQ(buf.last_first_arrival_offset_ticks(), 1);
     send();
     EXPECT_EQ(buf.last_first_arrival_offset_ticks(), 3);
-    // A duplicate brings nothing new: as early as its newest input.
+    EXPECT_TRUE(buf.last_push_brought_new());
+    // A duplicate brings nothing new: as early as its newest input, and said so.
     (void)buf.push(Tick{newest - 1}, packet(newest - 1), now);
     EXPECT_EQ(buf.last_first_arrival_offset_ticks(), buf.last_arrival_offset_ticks());
+    EXPECT_FALSE(buf.last_push_brought_new());
     // A packet whose oldest new input was already needed: negative.
     InputJitterBuffer<In> late({}, Tick{100});
     (void)late.push(Tick{100}, packet(100, 1), 0_ms);
