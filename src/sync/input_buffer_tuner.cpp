@@ -89,6 +89,7 @@ void InputBufferTuner::reset() {
     p999_ = 0.0;
     lowering_ = false;
     measured_ = false;
+    from_link_ = false;
 }
 
 void InputBufferTuner::on_link(Micros rtt_deviation, Micros tick_length) {
@@ -103,8 +104,9 @@ void InputBufferTuner::on_link(Micros rtt_deviation, Micros tick_length) {
                                   config_.min_ticks, config_.max_ticks);
     // The transport's estimate starts wide (a first RTT sample's deviation is taken as half of it) and
     // narrows with every sample: follow it both ways until the spread is measured.
+    from_link_ = true;
     if (wanted == target_) return;
-    ++(wanted > target_ ? stats_.raises : stats_.lowers);
+    ++stats_.link_changes;
     target_ = wanted;
     lowering_ = false;
 }
@@ -263,6 +265,17 @@ void InputBufferTuner::evaluate(Micros now, bool bucket_closed) {
     p999_ = w.p999;
     window_target_ = w.target;
     int wanted = std::clamp(w.target, config_.min_ticks, config_.max_ticks);
+    if (from_link_) {
+        // The first estimate judges the link's guess. One far above it is a transport's wide first deviation
+        // (half the first RTT), not jitter: drop it now rather than after holds. Otherwise the rules below.
+        from_link_ = false;
+        if (wanted <= target_ - kJumpTicks) {
+            target_ = wanted;
+            lowering_ = false;
+            ++stats_.lowers;
+            return;
+        }
+    }
     // Once per bucket, the recent spread alone: after a jump in jitter it sees the new tail first, before the
     // new samples are a large part of the window. It is noisier, so it only raises on a jump of 2 ticks or
     // more.

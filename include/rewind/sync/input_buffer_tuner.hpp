@@ -17,7 +17,8 @@ struct InputBufferTunerConfig {
     Micros window{10'000'000};      ///< arrivals the spread is measured over, 1..60 s
     Micros lower_hold{3'000'000};   ///< the spread must stay low this long before the target drops, 0..window
     int center_half_window = 30;  ///< arrivals on each side of the median the spread is measured from, 4..120
-    int min_samples = 60;         ///< spread samples needed in the window before the target may rise, 1..4096
+    int min_samples =
+        60;  ///< spreads in the window before the target may rise (and on_link() stops), 1..4096
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;
@@ -31,6 +32,7 @@ struct InputBufferTunerStats {
     std::uint64_t spread_samples = 0;   ///< deviations from the running median recorded
     std::uint64_t raises = 0;           ///< target increases
     std::uint64_t lowers = 0;           ///< target decreases
+    std::uint64_t link_changes = 0;     ///< target changes by on_link() before the spread was measured
 };
 
 /// One client's input buffer target on the server. Feed it the arrival offset of every accepted input packet
@@ -63,7 +65,8 @@ public:
 
     /// Forgets every sample and drops the target to min_ticks (a new client, or a resynced one).
     void reset();
-    /// One accepted input packet arrived at `now`, `early_ticks` before the tick that needs its newest input.
+    /// One accepted input packet that brought a new input arrived at `now`, its oldest new input
+    /// `early_ticks` before the tick that needs it.
     void on_arrival(std::int32_t early_ticks, Micros now);
 
     /// The link as the transport measures it: the mean deviation of the round-trip time, and the tick length.
@@ -71,8 +74,9 @@ public:
     /// is the depth at which a normal one-way spread of that size would leave max_late_share of arrivals
     /// late (within the config range), following the transport's estimate up and down as it narrows, so that
     /// a client's first seconds on a jittery link are not played on the minimum. From the first measured
-    /// estimate on the tuner goes its own way (a deeper estimate at once, a shallower one after the hold),
-    /// and this is ignored.
+    /// estimate on the tuner goes its own way (a deeper estimate at once, a shallower one after the hold; a
+    /// guess 3 or more ticks above that estimate, as a transport's wide first deviation on a long quiet link
+    /// gives, is dropped at once), and this is ignored.
     void on_link(Micros rtt_deviation, Micros tick_length);
     /// True once min_samples spreads have been measured since the last reset (the link estimate is done).
     [[nodiscard]] bool measured() const { return measured_; }
@@ -138,8 +142,9 @@ private:
     int window_target_ = 0;
     double p95_ = 0.0;
     double p999_ = 0.0;
-    bool measured_ = false;  ///< min_samples spreads seen since reset: on_link() no longer counts
-    bool lowering_ = false;  ///< the recent spread has asked for less since low_since_
+    bool measured_ = false;   ///< min_samples spreads seen since reset: on_link() no longer counts
+    bool from_link_ = false;  ///< the target is still on_link()'s guess (no estimate has judged it yet)
+    bool lowering_ = false;   ///< the recent spread has asked for less since low_since_
     Micros low_since_{};
     InputBufferTunerStats stats_{};
 };

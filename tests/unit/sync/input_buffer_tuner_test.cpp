@@ -257,11 +257,16 @@ TEST(InputBufferTuner, RespectsTheConfiguredRange) {
 
 TEST(InputBufferTuner, TheLinkSetsTheFirstSecondsUntilTheSpreadIsMeasured) {
     constexpr Micros kTickLen{16'667};
-    // A quiet link (LAN: no RTT deviation) stays at the minimum from the first packet.
+    // A quiet link (LAN: the deviation narrows to almost nothing) comes down to the minimum with it.
     InputBufferTuner lan;
-    lan.on_link(Micros{0}, kTickLen);
+    lan.on_link(Micros{40'000}, kTickLen);  // a transport's wide first estimate
+    EXPECT_GT(lan.target_ticks(), 1);
     lan.on_link(Micros{300}, kTickLen);  // 0.3 ms: far below a tick
     EXPECT_EQ(lan.target_ticks(), 1);
+    lan.on_link(Micros{0}, kTickLen);
+    EXPECT_EQ(lan.target_ticks(), 1);
+    EXPECT_EQ(lan.stats().link_changes, 2u);
+    EXPECT_EQ(lan.stats().raises + lan.stats().lowers, 0u);  // the tuner's own moves are counted apart
     // The checklist link: 20 ms one-way jitter each way is an RTT mean deviation of about 22.6 ms. Before any
     // spread is measured the target covers a normal one-way spread of 20 ms at 0.2 % late: ceil(2.88 * 1.2 -
     // 0.5) = 3 ticks.
@@ -292,6 +297,36 @@ TEST(InputBufferTuner, TheLinkSetsTheFirstSecondsUntilTheSpreadIsMeasured) {
     EXPECT_FALSE(tuner.measured());
     tuner.on_link(Micros{22'568}, kTickLen);
     EXPECT_EQ(tuner.target_ticks(), 3);
+}
+
+TEST(InputBufferTuner, AGuessFarAboveTheFirstEstimateIsDroppedAtOnce) {
+    constexpr Micros kTickLen{16'667};
+    // A long quiet link whose transport still reports its wide first deviation when the spread is measured
+    // (ENet samples the RTT twice a second): the guess says 6 ticks, the arrivals say 1.
+    InputBufferTuner tuner;
+    tuner.on_link(Micros{40'000}, kTickLen);
+    ASSERT_EQ(tuner.target_ticks(), 6);
+    Micros now{};
+    int first_measured_target = -1;
+    for (int i = 0; i < 60 * 4 && first_measured_target < 0; ++i) {
+        now += kTickLen;
+        tuner.on_arrival(3, now);
+        if (!tuner.measured()) tuner.on_link(Micros{40'000}, kTickLen);
+        if (tuner.measured()) first_measured_target = tuner.target_ticks();
+    }
+    EXPECT_EQ(first_measured_target, 1) << "dropped at the first estimate, not after a hold";
+    // A guess within 2 ticks of the estimate is left to the hold as usual (it may be the first of a tail).
+    InputBufferTuner near;
+    near.on_link(Micros{15'000}, kTickLen);  // 2 ticks
+    ASSERT_EQ(near.target_ticks(), 2);
+    now = Micros{};
+    for (int i = 0; i < 60 * 4; ++i) {
+        now += kTickLen;
+        near.on_arrival(3, now);
+        if (near.measured()) break;
+    }
+    EXPECT_TRUE(near.measured());
+    EXPECT_EQ(near.target_ticks(), 2);
 }
 
 TEST(InputBufferTuner, GarbageNeverBreaksIt) {
