@@ -59,8 +59,10 @@ for a in args:
     # that build's cost, not the library's (they make the same probe 3-5 times slower).
     if a.startswith(("-fsanitize", "-fno-sanitize")) or a == "-fno-omit-frame-pointer" or a.startswith("-g"):
         continue
+    if a.startswith("-O"):  # -Ofast, -Og and the like: the probe sets -O2 itself
+        continue
     out.append(a)
-out[1:1] = ["-O2"]
+out[1:1] = ["-O2"] + ([] if "-DNDEBUG" in out else ["-DNDEBUG"])  # a release build's asserts
 print("cd " + shlex.quote(e["directory"]) + " && " + shlex.join(out))
 PY
 cmd="$(cat "$tmp/cmd")"

@@ -72,7 +72,8 @@ void NetPlayer::update(Micros now) {
     if (has_tick_ && t == last_tick_) return;
     has_tick_ = true;
     last_tick_ = t;
-    // The RTT once per tick played: its mean over the whole match, not only the last few pings.
+    // The RTT once per update that moved the tick (a catch-up of several ticks counts once), once measured:
+    // its mean over the whole match, not only the last few pings.
     if (client_->stats().rtt.count > 0) {
         rtt_sum_ms_ += client_->stats().rtt.millis();
         ++rtt_ticks_;
