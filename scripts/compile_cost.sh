@@ -53,13 +53,13 @@ for a in args:
     if a in ("-o", "-MF", "-MT", "-MQ"):
         skip = True
         continue
-    if a in ("-MD", "-MMD") or (a.startswith("-O") and len(a) <= 3):
+    if a in ("-MD", "-MMD"):
         continue
     # What a game pays is a plain -O2 build: a sanitizer or debug build's instrumentation and debug info are
     # that build's cost, not the library's (they make the same probe 3-5 times slower).
     if a.startswith(("-fsanitize", "-fno-sanitize")) or a == "-fno-omit-frame-pointer" or a.startswith("-g"):
         continue
-    if a.startswith("-O"):  # -Ofast, -Og and the like: the probe sets -O2 itself
+    if a.startswith("-O"):  # any level (-O3, -Ofast, -Og): the probe sets -O2 itself
         continue
     out.append(a)
 out[1:1] = ["-O2"] + ([] if "-DNDEBUG" in out else ["-DNDEBUG"])  # a release build's asserts

@@ -17,8 +17,7 @@ struct InputBufferTunerConfig {
     Micros window{10'000'000};      ///< arrivals the spread is measured over, 1..60 s
     Micros lower_hold{3'000'000};   ///< the spread must stay low this long before the target drops, 0..window
     int center_half_window = 30;  ///< arrivals on each side of the median the spread is measured from, 4..120
-    int min_samples =
-        60;  ///< spreads in the window before the target may rise (and on_link() stops), 1..4096
+    int min_samples = 60;         ///< spreads in the window before it may rise or on_link() stops, 1..4096
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

@@ -89,6 +89,29 @@ TEST(CsSync, ClockSyncConvergesAfterLatencyStep) {
     EXPECT_NEAR(st.rtt.millis(), 300.0, 20.0);
 }
 
+TEST(CsSync, AJitteryLinkIsNotPlayedOnTheMinimumBufferWhileItsSpreadIsUnmeasured) {
+    // In a client's first second of play the server has too few arrivals to measure their spread; the
+    // target then comes from the transport's RTT deviation: deeper than the minimum on a jittery link, the
+    // minimum on a quiet one. The client is told and aims there.
+    for (const int jitter_ms : {20, 0}) {
+        const std::uint64_t seed = 41 + static_cast<std::uint64_t>(jitter_ms);
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " jitter=" + std::to_string(jitter_ms));
+        Match<> m(seed, link(100, jitter_ms));
+        m.connect_client();
+        m.client(0).set_input(move(50, 0));
+        ASSERT_TRUE(m.run_until_playing());
+        m.run(Micros{500'000});
+        const int target = m.server->client_stats(0).input_buffer_target;
+        if (jitter_ms > 0)
+            EXPECT_GE(target, 2);
+        else
+            EXPECT_EQ(target, 1);
+        m.run(Micros{300'000});  // one snapshot round trip and more: the client follows
+        EXPECT_EQ(m.client(0).stats().server_input_buffer_target,
+                  m.server->client_stats(0).input_buffer_target);
+    }
+}
+
 TEST(CsSync, ClientAdoptsTheServersInputBufferTarget) {
     // The client is left at its default target (2 ticks); the server's jitter buffer wants 3 or 1. The accept
     // tells the client, and its inputs settle that early on the server.
