@@ -1,13 +1,17 @@
-// Wire benchmarks: bit-packing throughput against memcpy of the same bytes, and a typical input packet.
+// Wire benchmarks: bit-packing and range-coding throughput against memcpy of the same bytes, and a typical
+// input packet through both.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 #include <rewind/wire/message.hpp>
+#include <rewind/wire/range_coder.hpp>
 #include <rewind/wire/serialize.hpp>
 
 namespace {
@@ -102,6 +106,58 @@ void BM_BitPackRead(benchmark::State& state) {
 }
 BENCHMARK(BM_BitPackRead)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
 
+// The same kValues fields through the range coder, one stream per iteration (its setup is part of the cost,
+// as per packet). bytes_per_second counts the packed size, so the rate sits beside BM_BitPack*'s; the values
+// are random, so `ratio` (range-coded size / packed size) is about 1 and the figure is the coder's pure cost.
+void BM_RangeWrite(benchmark::State& state) {
+    const int bits = static_cast<int>(state.range(0));
+    auto values = make_values(bits);
+    const std::size_t bytes = (static_cast<std::size_t>(kValues) * bits + 7) / 8;
+    std::vector<std::uint8_t> buf(bytes + bytes / 8 + 64);
+    auto w = std::make_unique<std::optional<RangeWriteStream>>();  // ~88 KiB of models: off the stack
+    std::size_t encoded = 0;
+    for (auto _ : state) {
+        const auto t0 = Clock::now();
+        RangeWriteStream& s = w->emplace(buf);
+        for (std::uint32_t& v : values) s.serialize_bits(v, bits);
+        s.flush();
+        benchmark::DoNotOptimize(buf.data());
+        benchmark::ClobberMemory();
+        state.SetIterationTime(seconds(Clock::now() - t0));
+        encoded = s.bytes_used();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["ratio"] = static_cast<double>(encoded) / static_cast<double>(bytes);
+}
+BENCHMARK(BM_RangeWrite)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
+
+void BM_RangeRead(benchmark::State& state) {
+    const int bits = static_cast<int>(state.range(0));
+    auto values = make_values(bits);
+    const std::size_t bytes = (static_cast<std::size_t>(kValues) * bits + 7) / 8;
+    std::vector<std::uint8_t> buf(bytes + bytes / 8 + 64);
+    auto w = std::make_unique<RangeWriteStream>(buf);
+    for (std::uint32_t& v : values) w->serialize_bits(v, bits);
+    w->flush();
+    const std::span<const std::uint8_t> encoded = w->data();
+    auto r = std::make_unique<std::optional<RangeReadStream>>();
+    for (auto _ : state) {
+        const auto t0 = Clock::now();
+        RangeReadStream& s = r->emplace(encoded);
+        std::uint32_t sum = 0;
+        for (int i = 0; i < kValues; ++i) {
+            std::uint32_t v = 0;
+            (void)s.serialize_bits(v, bits);
+            sum += v;
+        }
+        benchmark::DoNotOptimize(sum);
+        state.SetIterationTime(seconds(Clock::now() - t0));
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["ratio"] = static_cast<double>(encoded.size()) / static_cast<double>(bytes);
+}
+BENCHMARK(BM_RangeRead)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
+
 // A typical client input packet: a tick and the 4 latest inputs (redundancy against loss).
 struct InputFrame {
     float move_x = 0, move_y = 0;  // stick axes in [-1, 1]
@@ -114,6 +170,7 @@ struct InputPacket {
 };
 template <class Stream>
 bool serialize(Stream& s, InputFrame& f) {
+    set_context(s, 1);  // the range coder models every frame's fields together; a no-op for the bit packer
     return serialize_quantized(s, f.move_x, -1.0f, 1.0f, 1.0f / 127) &&
            serialize_quantized(s, f.move_y, -1.0f, 1.0f, 1.0f / 127) && serialize_angle(s, f.aim, 12) &&
            serialize_bits(s, f.buttons, 4);
@@ -173,6 +230,43 @@ void BM_InputPacketRead(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_InputPacketRead);
+
+// The same packet range-coded: per-packet stream setup included; `bytes` is the real encoded size.
+void BM_InputPacketRangeWrite(benchmark::State& state) {
+    InputPacket p = make_packet();
+    std::uint8_t buf[64];
+    auto w = std::make_unique<std::optional<RangeWriteStream>>();
+    std::size_t n = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(p);
+        RangeWriteStream& s = w->emplace(buf);
+        const bool ok = serialize(s, p);
+        s.flush();
+        benchmark::DoNotOptimize(ok);
+        benchmark::ClobberMemory();
+        n = s.bytes_used();
+    }
+    state.counters["bytes"] = static_cast<double>(n);
+}
+BENCHMARK(BM_InputPacketRangeWrite);
+
+void BM_InputPacketRangeRead(benchmark::State& state) {
+    InputPacket p = make_packet();
+    std::uint8_t buf[64];
+    auto w = std::make_unique<RangeWriteStream>(buf);
+    (void)serialize(*w, p);
+    w->flush();
+    const std::span<const std::uint8_t> encoded = w->data();
+    auto r = std::make_unique<std::optional<RangeReadStream>>();
+    for (auto _ : state) {
+        InputPacket out;
+        RangeReadStream& s = r->emplace(encoded);
+        const bool ok = serialize(s, out) && s.finish();
+        benchmark::DoNotOptimize(ok);
+        benchmark::DoNotOptimize(out);
+    }
+}
+BENCHMARK(BM_InputPacketRangeRead);
 
 }  // namespace
 

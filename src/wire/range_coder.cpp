@@ -1,0 +1,131 @@
+/// The range coder's cold paths: the cost table, model tables, flush, and the reader's bounds and end check.
+#include <rewind/wire/range_coder.hpp>
+
+#include <algorithm>
+#include <bit>
+
+namespace rwd::wire {
+
+namespace detail {
+
+namespace {
+
+// log2(p) in Q16 for p in 1..4096, integers only (bit-by-bit squaring of the mantissa in Q31), so the table
+// is the same on every compiler and platform.
+constexpr std::uint32_t log2_q16(std::uint32_t p) {
+    const int whole = static_cast<int>(std::bit_width(p)) - 1;
+    std::uint64_t y = std::uint64_t{p} << (31 - whole);  // mantissa in [2^31, 2^32)
+    std::uint32_t result = static_cast<std::uint32_t>(whole) << 16;
+    for (int k = 15; k >= 0; --k) {
+        y = (y * y) >> 31;  // y < 2^32, so y * y < 2^64
+        if (y >= (std::uint64_t{1} << 32)) {
+            y >>= 1;
+            result |= std::uint32_t{1} << k;
+        }
+    }
+    return result;
+}
+
+constexpr std::array<std::uint16_t, kRangeProbOne + 1> make_cost_table() {
+    std::array<std::uint16_t, kRangeProbOne + 1> table{};
+    table[0] = static_cast<std::uint16_t>(kRangeProbBits << kRangeCostBits);  // never used: p >= 31
+    for (std::uint32_t p = 1; p <= kRangeProbOne; ++p) {
+        const std::uint32_t q16 = (std::uint32_t{kRangeProbBits} << 16) - log2_q16(p);
+        table[p] = static_cast<std::uint16_t>((q16 + (1u << (15 - kRangeCostBits))) >> (16 - kRangeCostBits));
+    }
+    return table;
+}
+
+void fill_half(RangeSlot& slot) noexcept {
+    std::fill(std::begin(slot.tree), std::end(slot.tree), kRangeProbHalf);
+    std::fill(std::begin(slot.low), std::end(slot.low), kRangeProbHalf);
+}
+
+}  // namespace
+
+constinit const std::array<std::uint16_t, kRangeProbOne + 1> kRangeCost = make_cost_table();
+
+static_assert(make_cost_table()[kRangeProbHalf] == 1u << kRangeCostBits, "p = 1/2 costs one bit");
+static_assert(make_cost_table()[kRangeProbOne] == 0, "p = 1 costs nothing");
+
+void RangeModels::init_slot(std::uint32_t index) noexcept {
+    if (initial_ != nullptr) {
+        slots_[index] = initial_->slots_[index];
+    } else {
+        fill_half(slots_[index]);
+    }
+}
+
+void RangeModels::copy_to(RangeModel& out) const noexcept {
+    for (std::uint32_t i = 0; i < kRangeSlots; ++i) {
+        if ((touched_[i / 64] >> (i % 64) & 1u) != 0) {
+            out.slots_[i] = slots_[i];
+        } else if (initial_ != nullptr) {
+            out.slots_[i] = initial_->slots_[i];
+        } else {
+            fill_half(out.slots_[i]);
+        }
+    }
+}
+
+void RangeEncoder::finish() noexcept {
+    if (finished_) return;
+    // Any code value in [low, low + range) decodes to the same symbols, and the decoder reads zeros past
+    // the end: round low up to a multiple of 2^24 (less than range >= 2^24 away), so only the top byte of
+    // the window needs sending. Then store that byte with the cache and the pending 0xFF bytes.
+    low_ = (low_ + 0x00FFFFFFu) & ~std::uint64_t{0x00FFFFFFu};
+    shift_low();  // leaves low = 0: no carry can follow
+    if (has_cache_) put(cache_);
+    for (; pending_ != 0; --pending_) put(0xFF);
+    has_cache_ = false;
+    finished_ = true;
+}
+
+}  // namespace detail
+
+RangeModel::RangeModel() noexcept {
+    for (detail::RangeSlot& slot : slots_) detail::fill_half(slot);
+}
+
+void RangeWriteStream::flush() noexcept {
+    if (error_ != Errc::ok || flushed_) return;
+    flushed_ = true;
+    enc_.finish();
+    if (enc_.overflowed()) fail(Errc::out_of_space);
+}
+
+void RangeReadStream::check_start() noexcept {
+    // A message is at least one byte (the flush byte). The encoder's code value always lies below its range,
+    // so a first word of 0xFFFFFFFF cannot come from it; rejecting it keeps code < range for every step.
+    if (dec_.past_end() > kRangeTailBytes) {
+        fail(Errc::end_of_data);
+    } else if (!dec_.valid_start()) {
+        fail(Errc::malformed);
+    }
+}
+
+bool RangeReadStream::finish() noexcept {
+    if (error_ != Errc::ok) return false;
+    // A complete message leaves the decoder exactly kRangeTailBytes past the end; fewer means bytes follow.
+    if (dec_.bytes_left() != 0 || dec_.past_end() != kRangeTailBytes) fail(Errc::malformed);
+    return ok();
+}
+
+std::size_t RangeReadStream::bits_remaining() const noexcept {
+    if (error_ != Errc::ok || dec_.past_end() > kRangeTailBytes) return 0;
+    // Each coded bit narrows the range by a factor of at most 0.99268 (>= 0.0106 bits, see
+    // kRangeCodedBitsPerInputBit); each byte read widens it 256-fold; the decoder fails once it must read a
+    // byte it may not. So the symbols left are at most (8 * bytes still readable + log2(range) - 24) * 95,
+    // with bit_width(range) >= log2(range) and range >= 2^24 between fields.
+    const std::size_t bytes = dec_.bytes_left() + (kRangeTailBytes - dec_.past_end());
+    const auto slack = static_cast<std::size_t>(std::bit_width(dec_.range())) - 24;
+    return (8 * bytes + slack) * kRangeCodedBitsPerInputBit;
+}
+
+RangeModel RangeMeasureStream::model() const noexcept {
+    RangeModel m;
+    models_.copy_to(m);
+    return m;
+}
+
+}  // namespace rwd::wire
