@@ -77,6 +77,7 @@ void BandwidthMeter::add_client(const cs::ServerClientStats& sv, int snapshot_ra
     kbps_.push_back(cs::snapshot_kbps(sv.snapshot_wire_bytes_total, sv.snapshots_sent, snapshot_rate_hz));
     wire_bytes_ += static_cast<double>(sv.snapshot_wire_bytes_total);
     payload_bytes_ += static_cast<double>(sv.snapshot_bytes_total);
+    unpredicted_bytes_ += static_cast<double>(sv.snapshot_unpredicted_bytes_total);
     snapshots_ += static_cast<double>(sv.snapshots_sent);
     entity_bits_ += static_cast<double>(sv.snapshot_entity_bits_total);
     entities_ += static_cast<double>(sv.snapshot_entities_total);
@@ -89,6 +90,7 @@ void BandwidthMeter::finish(BandwidthFigures& out) const {
     if (snapshots_ > 0) {
         out.wire_bytes_per_snapshot = wire_bytes_ / snapshots_;
         out.payload_bytes_per_snapshot = payload_bytes_ / snapshots_;
+        out.unpredicted_payload_bytes_per_snapshot = unpredicted_bytes_ / snapshots_;
         out.relevant_per_snapshot = entities_ / snapshots_;
         out.baseline_share = with_baseline_ / snapshots_;
     }
@@ -141,14 +143,15 @@ void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
     i.need(b.outside_aoi_seen > 0, "no entity outside an area of interest to check");
     i.need(b.outside_aoi_received == 0, "%llu entities outside the AoI held",
            static_cast<unsigned long long>(b.outside_aoi_received));
-    v.add("- Delta compression",
-          fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
-              "%.0f%% of full "
-              "(%.0f B), %.0f%% of entities postponed by the budget",
-              pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot,
-              b.bits_per_entity, 100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot,
-              100.0 * b.left_out_share),
-          "median <= 32 kbps at 64 players", d);
+    v.add(
+        "- Delta compression",
+        fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
+            "%.0f%% of full "
+            "(%.0f B), %.0f%% of entities postponed by the budget; payload %.0f B (previous codec %.0f B)",
+            pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot,
+            b.bits_per_entity, 100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot,
+            100.0 * b.left_out_share, b.payload_bytes_per_snapshot, b.unpredicted_payload_bytes_per_snapshot),
+        "median <= 32 kbps at 64 players", d);
     v.add("- Interest management",
           fmt("%llu of %llu entities outside the AoI held by the client; %llu of %llu inside not (yet) held",
               static_cast<unsigned long long>(b.outside_aoi_received),

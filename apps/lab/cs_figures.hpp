@@ -239,10 +239,12 @@ struct BandwidthFigures {
     Dist snapshot_kbps;                     ///< per client, mean snapshot rate over the pass
     double wire_bytes_per_snapshot = 0;     ///< datagram bytes per snapshot, headers included
     double payload_bytes_per_snapshot = 0;  ///< snapshot message bytes
-    double bits_per_entity = 0;             ///< entity-list bits per relevant entity
-    double relevant_per_snapshot = 0;       ///< entities relevant to a client (area of interest)
-    double baseline_share = 0;              ///< snapshots delta-coded against an acknowledged baseline
-    double left_out_share = 0;              ///< relevant entities the byte budget postponed
+    double unpredicted_payload_bytes_per_snapshot =
+        0;  ///< the same snapshots with entities bit-packed against the plain baseline (the previous codec)
+    double bits_per_entity = 0;        ///< entity-list bits per relevant entity
+    double relevant_per_snapshot = 0;  ///< entities relevant to a client (area of interest)
+    double baseline_share = 0;         ///< snapshots delta-coded against an acknowledged baseline
+    double left_out_share = 0;         ///< relevant entities the byte budget postponed
     double full_wire_bytes_per_snapshot =
         0;                     ///< a full quantized snapshot (every entity, no baseline), same headers
     double ratio_vs_full = 0;  ///< wire bytes per snapshot / full
@@ -254,10 +256,11 @@ struct BandwidthFigures {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_snapshot_bytes,
                                    max_snapshot_bytes, snapshot_kbps, wire_bytes_per_snapshot,
-                                   payload_bytes_per_snapshot, bits_per_entity, relevant_per_snapshot,
-                                   baseline_share, left_out_share, full_wire_bytes_per_snapshot,
-                                   ratio_vs_full, interest_checks, outside_aoi_seen, outside_aoi_received,
-                                   inside_aoi_seen, inside_aoi_missing)
+                                   payload_bytes_per_snapshot, unpredicted_payload_bytes_per_snapshot,
+                                   bits_per_entity, relevant_per_snapshot, baseline_share, left_out_share,
+                                   full_wire_bytes_per_snapshot, ratio_vs_full, interest_checks,
+                                   outside_aoi_seen, outside_aoi_received, inside_aoi_seen,
+                                   inside_aoi_missing)
 
 /// One sample of the per-client overlay figures, for the charts.
 struct SeriesPoint {

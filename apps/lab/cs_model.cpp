@@ -31,6 +31,9 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.fps = o.render_fps;
     base.frame_jitter = o.frame_jitter;
     base.max_rewind_ms = o.max_rewind_ms;
+    if (o.snapshot_budget >= 0) base.snapshots.budget_bytes = o.snapshot_budget;
+    base.snapshots.predicted_deltas = o.snapshot_codec != "plain";
+    base.snapshots.range_coded = o.snapshot_codec == "range";
     base.up = up;
     base.down = down;
     const double control = std::min(o.duration_s, 20.0);

@@ -77,6 +77,9 @@ rwd::Status LabOptions::validate() const {
     if (!(frame_jitter >= 0.0 && frame_jitter < 1.0)) return bad("--frame-jitter must be in [0, 1)");
     if (max_rewind_ms != kPerClientRewind && (max_rewind_ms < 0 || max_rewind_ms > 1000))
         return bad("--max-rewind-ms must be 0..1000");
+    if (snapshot_budget < -1 || snapshot_budget > 65535) return bad("--snapshot-budget must be 0..65535");
+    if (snapshot_codec != "range" && snapshot_codec != "predicted" && snapshot_codec != "plain")
+        return bad("--snapshot-codec must be range, predicted or plain");
     if (auto u = up_link(*this); !u) return u.error();
     if (auto d = down_link(*this); !d) return d.error();
     return {};
@@ -98,6 +101,12 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--max-rewind-ms", o.max_rewind_ms,
                    "a fixed server lag-compensation cap in ms, 0..1000 (default: each client's own latency, "
                    "RTT compensated up to 250 ms: ServerConfig::rewind_limit = client_latency)");
+    app.add_option("--snapshot-budget", o.snapshot_budget,
+                   "most bytes of one snapshot message, 0 = none (default: the lab's 95 B)");
+    app.add_option("--snapshot-codec", o.snapshot_codec,
+                   "entity coding: range (predicted deltas, range-coded), predicted (predicted deltas, "
+                   "bit-packed) or plain (bit-packed against the baseline value: the previous codec)")
+        ->capture_default_str();
     std::string names;
     for (auto n : rwd::transport::link_profile_names()) names += std::string(n) + ", ";
     app.add_option("--profile", o.profile, "link profile for both directions: " + names + "none")

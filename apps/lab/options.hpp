@@ -40,13 +40,16 @@ struct LabOptions {
     double render_fps = 144.0;             ///< client frame rate (deliberately not the tick rate)
     double frame_jitter = 0.25;            ///< each frame lasts 1/fps times a uniform factor in [1-j, 1+j]
     int max_rewind_ms = kPerClientRewind;  ///< a fixed lag-compensation cap, or each client's own latency
-    std::string profile = "checklist";     ///< base link profile for both directions ("none": a perfect link)
-    LinkKnobs both;                        ///< knobs for both directions
-    LinkKnobs up;                          ///< client -> server overrides
-    LinkKnobs down;                        ///< server -> client overrides
-    std::string json_path;                 ///< write every figure here (empty: no JSON)
-    std::string plot_dir;                  ///< write PNG charts here (empty: no charts)
-    bool quiet = false;                    ///< print only the verdict table
+    int snapshot_budget = -1;              ///< snapshot byte budget (-1: the lab's default; 0: none)
+    std::string snapshot_codec =
+        "range";                        ///< entity coding: range, predicted (bit-packed) or plain (previous)
+    std::string profile = "checklist";  ///< base link profile for both directions ("none": a perfect link)
+    LinkKnobs both;                     ///< knobs for both directions
+    LinkKnobs up;                       ///< client -> server overrides
+    LinkKnobs down;                     ///< server -> client overrides
+    std::string json_path;              ///< write every figure here (empty: no JSON)
+    std::string plot_dir;               ///< write PNG charts here (empty: no charts)
+    bool quiet = false;                 ///< print only the verdict table
 
     /// Ok, or invalid_config naming the first bad value.
     [[nodiscard]] rwd::Status validate() const;

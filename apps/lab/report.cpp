@@ -9,10 +9,17 @@ namespace lab {
 nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
     nlohmann::json j;
     j["model"] = o.model;
-    j["options"] = {
-        {"players", o.players},           {"duration_s", o.duration_s},       {"seed", o.seed},
-        {"tick_rate", o.tick_rate},       {"snapshot_rate", o.snapshot_rate}, {"fps", o.render_fps},
-        {"frame_jitter", o.frame_jitter}, {"max_rewind_ms", o.max_rewind_ms}, {"profile", o.profile}};
+    j["options"] = {{"players", o.players},
+                    {"duration_s", o.duration_s},
+                    {"seed", o.seed},
+                    {"tick_rate", o.tick_rate},
+                    {"snapshot_rate", o.snapshot_rate},
+                    {"fps", o.render_fps},
+                    {"frame_jitter", o.frame_jitter},
+                    {"max_rewind_ms", o.max_rewind_ms},
+                    {"profile", o.profile},
+                    {"snapshot_budget", o.snapshot_budget},
+                    {"snapshot_codec", o.snapshot_codec}};
     j["header"] = r.header;
     j["figures"] = r.figures;
     nlohmann::json rows = nlohmann::json::array();

@@ -84,6 +84,12 @@ struct ArenaGame {
     static void restore(State& s, std::span<const EntityRecord> entities);
     /// Entity id of the player in `slot`.
     static std::uint32_t player_entity(int slot) { return player_entity_id(slot); }
+    /// `e` advanced by `ticks` with no input (straight motion at its velocity, timers counting down): the
+    /// reference each snapshot entity is coded against, so a player running straight costs one bit.
+    static EntitySnapshot predict_entity(const EntitySnapshot& e, std::int32_t ticks);
+    /// `e` as every client but its owner receives it: a player's ammo, cooldowns, reload, shot count and
+    /// (while alive) generator zeroed, as nothing of them is drawn or predicted for another player.
+    static EntitySnapshot remote_view(const EntitySnapshot& e);
     /// Blend for rendering, t in [0, 1] (clamped): positions linearly, aim the short way round, the rest from
     /// the nearer end.
     static EntitySnapshot interpolate(const EntitySnapshot& a, const EntitySnapshot& b, float t);

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <rewind/wire/context.hpp>
 #include <rewind/wire/serialize.hpp>
 
 #include "arena/constants.hpp"
@@ -87,6 +88,24 @@ std::uint32_t diff_fields(const EntitySnapshot& a, const EntitySnapshot& b);
 /// Name of a SnapshotField bit ("unknown" outside the range).
 std::string_view field_name(int bit);
 
+/// Range-coder model groups (rwd::wire::set_context) of the entity fields, after the entity list's own:
+/// fields with one distribution share a group; a no-op on the bit-packing streams.
+enum SnapshotContext : std::uint32_t {
+    kCtxHeader = 2,    ///< same_kind, moved
+    kCtxPosition,      ///< x and y residuals
+    kCtxVelocity,      ///< vx and vy residuals
+    kCtxFlags,         ///< player flags
+    kCtxAim,           ///< player aim
+    kCtxHp,            ///< player hp
+    kCtxDashTimer,     ///< player dash timer
+    kCtxRespawnTimer,  ///< player respawn timer
+    kCtxScore,         ///< player score
+    kCtxDeaths,        ///< player deaths
+    kCtxOwner,         ///< the owner-only part
+    kCtxProjectile,    ///< projectile owner and ttl
+    kCtxFull,          ///< an entity in full
+};
+
 namespace detail {
 
 /// A 16-bit unsigned field in [0, max].
@@ -104,44 +123,66 @@ bool serialize_i32_raw(Stream& s, std::int32_t& v) {
     return true;
 }
 
+/// Whether `v`'s owner-only fields (ammo, cooldowns, reload, shots, generator) equal `b`'s.
+constexpr bool same_owner_fields(const EntitySnapshot& v, const EntitySnapshot& b) {
+    return v.ammo == b.ammo && v.fire_cooldown == b.fire_cooldown && v.alt_cooldown == b.alt_cooldown &&
+           v.reload_timer == b.reload_timer && v.dash_cooldown == b.dash_cooldown && v.shots == b.shots &&
+           v.rng == b.rng;
+}
+
 /// A player's fields other than kind, position and velocity, one group each, optionally each behind a
-/// "changed" bit against `base` (delta mode).
+/// "changed" bit against `base` (delta mode). The owner-only fields come last behind one bit: in full, "any
+/// of them non-zero" (a remote view has them all zero); in delta mode, "any of them changed".
 template <class Stream>
 bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* base) {
     using rwd::wire::serialize_bool;
     using rwd::wire::serialize_int;
     // One "changed?" bit per group in delta mode; the reader starts from the base value.
-    auto group = [&](bool same, auto&& body) {
+    auto group = [&](std::uint32_t ctx, bool same, auto&& body) {
+        rwd::wire::set_context(s, ctx);
         if (base == nullptr) return body();
         bool changed = !same;
         if (!serialize_bool(s, changed)) return false;
         return changed ? body() : true;
     };
     const EntitySnapshot& b = base != nullptr ? *base : v;
-    bool ok = group(v.flags == b.flags,
+    bool ok = group(kCtxFlags, v.flags == b.flags,
                     [&] { return serialize_int(s, v.flags, std::uint8_t{0}, kAllPlayerFlags); });
-    ok = ok &&
-         group(v.ammo == b.ammo, [&] { return serialize_int(s, v.ammo, std::uint8_t{0}, kRifleMagazine); });
-    ok = ok && group(v.aim == b.aim, [&] { return serialize_u16(s, v.aim, 0xFFFF); });
-    ok = ok && group(v.hp == b.hp, [&] { return serialize_int(s, v.hp, std::int16_t{0}, kMaxHp); });
-    ok = ok && group(v.fire_cooldown == b.fire_cooldown,
-                     [&] { return serialize_u16(s, v.fire_cooldown, kRifleInterval); });
-    ok = ok && group(v.alt_cooldown == b.alt_cooldown,
-                     [&] { return serialize_u16(s, v.alt_cooldown, kRocketCooldown); });
-    ok = ok && group(v.reload_timer == b.reload_timer,
-                     [&] { return serialize_u16(s, v.reload_timer, kReloadTicks); });
-    ok =
-        ok && group(v.dash_timer == b.dash_timer, [&] { return serialize_u16(s, v.dash_timer, kDashTicks); });
-    ok = ok && group(v.dash_cooldown == b.dash_cooldown,
-                     [&] { return serialize_u16(s, v.dash_cooldown, kDashCooldown); });
-    ok = ok && group(v.respawn_timer == b.respawn_timer,
+    ok = ok && group(kCtxAim, v.aim == b.aim, [&] { return serialize_u16(s, v.aim, 0xFFFF); });
+    ok = ok && group(kCtxHp, v.hp == b.hp, [&] { return serialize_int(s, v.hp, std::int16_t{0}, kMaxHp); });
+    ok = ok && group(kCtxDashTimer, v.dash_timer == b.dash_timer,
+                     [&] { return serialize_u16(s, v.dash_timer, kDashTicks); });
+    ok = ok && group(kCtxRespawnTimer, v.respawn_timer == b.respawn_timer,
                      [&] { return serialize_u16(s, v.respawn_timer, kRespawnTicks); });
-    ok = ok && group(v.shots == b.shots, [&] { return serialize_u16(s, v.shots, 0xFFFF); });
-    ok = ok && group(v.score == b.score, [&] { return serialize_i32_raw(s, v.score); });
-    ok = ok && group(v.deaths == b.deaths, [&] { return serialize_i32_raw(s, v.deaths); });
-    ok = ok && group(v.rng == b.rng, [&] {
+    ok = ok && group(kCtxScore, v.score == b.score, [&] { return serialize_i32_raw(s, v.score); });
+    ok = ok && group(kCtxDeaths, v.deaths == b.deaths, [&] { return serialize_i32_raw(s, v.deaths); });
+    if (!ok) return false;
+
+    // The owner-only part.
+    static constexpr EntitySnapshot kNone{};
+    bool owner_part = !same_owner_fields(v, base != nullptr ? *base : kNone);
+    rwd::wire::set_context(s, kCtxOwner);
+    if (!serialize_bool(s, owner_part)) return false;
+    if (!owner_part) return true;  // the reader already holds them (the base's, or zero)
+    ok = group(kCtxOwner, v.ammo == b.ammo,
+               [&] { return serialize_int(s, v.ammo, std::uint8_t{0}, kRifleMagazine); });
+    ok = ok && group(kCtxOwner, v.fire_cooldown == b.fire_cooldown,
+                     [&] { return serialize_u16(s, v.fire_cooldown, kRifleInterval); });
+    ok = ok && group(kCtxOwner, v.alt_cooldown == b.alt_cooldown,
+                     [&] { return serialize_u16(s, v.alt_cooldown, kRocketCooldown); });
+    ok = ok && group(kCtxOwner, v.reload_timer == b.reload_timer,
+                     [&] { return serialize_u16(s, v.reload_timer, kReloadTicks); });
+    ok = ok && group(kCtxOwner, v.dash_cooldown == b.dash_cooldown,
+                     [&] { return serialize_u16(s, v.dash_cooldown, kDashCooldown); });
+    ok = ok && group(kCtxOwner, v.shots == b.shots, [&] { return serialize_u16(s, v.shots, 0xFFFF); });
+    ok = ok && group(kCtxOwner, v.rng == b.rng, [&] {
              return rwd::wire::serialize_uint64(s, v.rng[0]) && rwd::wire::serialize_uint64(s, v.rng[1]);
          });
+    if constexpr (Stream::is_reading) {
+        // One encoding per value: "changed" with nothing changed (or "present" with all zero) is refused.
+        if (ok && same_owner_fields(v, base != nullptr ? *base : kNone))
+            s.fail(rwd::Errc::malformed), ok = false;
+    }
     return ok;
 }
 
@@ -159,6 +200,7 @@ bool serialize_kind_fields(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
     using rwd::wire::serialize_bool;
     using rwd::wire::serialize_int;
     if (v.kind == EntityKind::kPlayer) return serialize_player_rest(s, v, base);
+    rwd::wire::set_context(s, kCtxProjectile);
     if (base != nullptr) {
         bool changed = v.owner != base->owner;
         if (!serialize_bool(s, changed)) return false;
@@ -179,6 +221,7 @@ bool serialize_kind_fields(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
 template <class Stream>
 bool serialize(Stream& s, EntitySnapshot& v) {
     if constexpr (Stream::is_reading) v = EntitySnapshot{};
+    rwd::wire::set_context(s, kCtxFull);
     return rwd::wire::serialize_enum(s, v.kind, EntityKind::kProjectile) && detail::serialize_motion(s, v) &&
            detail::serialize_kind_fields(s, v, nullptr);
 }
@@ -188,6 +231,7 @@ bool serialize(Stream& s, EntitySnapshot& v) {
 template <class Stream>
 bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     using rwd::wire::serialize_bool;
+    rwd::wire::set_context(s, kCtxHeader);
     bool same_kind = v.kind == base.kind;
     if (!serialize_bool(s, same_kind)) return false;
     if (!same_kind) return serialize(s, v);
@@ -195,10 +239,13 @@ bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     bool moved = v.x != base.x || v.y != base.y || v.vx != base.vx || v.vy != base.vy;
     if (!serialize_bool(s, moved)) return false;
     if (moved) {
-        const bool ok = rwd::wire::serialize_relative(s, base.x, v.x) &&
-                        rwd::wire::serialize_relative(s, base.y, v.y) &&
-                        rwd::wire::serialize_relative(s, base.vx, v.vx) &&
-                        rwd::wire::serialize_relative(s, base.vy, v.vy);
+        // x and y share one model, vx and vy another (each starts a fresh ordinal run).
+        const auto residual = [&](std::uint32_t ctx, std::int32_t ref, std::int32_t& field) {
+            rwd::wire::set_context(s, ctx);
+            return rwd::wire::serialize_relative(s, ref, field);
+        };
+        const bool ok = residual(kCtxPosition, base.x, v.x) && residual(kCtxPosition, base.y, v.y) &&
+                        residual(kCtxVelocity, base.vx, v.vx) && residual(kCtxVelocity, base.vy, v.vy);
         if (!ok) return false;
         if constexpr (Stream::is_reading) {
             // Relative coding can express any int32: hold decoded values to the same ranges as the full form.

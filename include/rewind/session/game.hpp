@@ -118,4 +118,21 @@ concept ReplicatedGame = ServerGame<G> && requires {
     { serialize_delta(m, v, a) } -> std::same_as<bool>;
 };
 
+/// Optional hook of a ReplicatedGame: G::predict_entity(snap, ticks) -> snap advanced by `ticks` (0..65535)
+/// with no input (deterministic integer math: the server and every client must compute it bit for bit
+/// alike). Snapshots code each entity against its acknowledged baseline advanced this way, so an entity that
+/// moves as predicted costs one bit however old the baseline is.
+template <class G>
+concept HasEntityPrediction = requires(const typename G::EntitySnapshot& e, std::int32_t ticks) {
+    { G::predict_entity(e, ticks) } -> std::same_as<typename G::EntitySnapshot>;
+};
+
+/// Optional hook of a ReplicatedGame: G::remote_view(snap) -> snap as every client but the one that controls
+/// it receives it: the game's owner-only fields (what only the owner's prediction needs, nothing the others
+/// draw) set to a neutral value, so they cost nothing on the wire. The owner receives the entity whole.
+template <class G>
+concept HasRemoteView = requires(const typename G::EntitySnapshot& e) {
+    { G::remote_view(e) } -> std::same_as<typename G::EntitySnapshot>;
+};
+
 }  // namespace rwd

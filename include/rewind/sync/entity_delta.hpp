@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rewind/core/result.hpp>
+#include <rewind/wire/context.hpp>
 #include <rewind/wire/message.hpp>
 #include <rewind/wire/serialize.hpp>
 #include <rewind/wire/stream.hpp>
@@ -18,14 +19,22 @@ namespace rwd::sync {
 /// attacker-controlled).
 inline constexpr std::uint32_t kDefaultMaxEntities = 1023;
 
-/// How one baseline entity is coded, in baseline (id) order.
+/// How one baseline entity is coded, in baseline (id) order. The reference of a baseline entity is its
+/// baseline value advanced by the game's prediction over the baseline's age (the baseline value itself when
+/// there is no prediction): both sides compute it from data they both hold.
 enum class EntityOp : std::uint8_t {
-    unchanged = 0,  ///< `0`: same as in the baseline
-    changed = 1,    ///< `10` + the game's serialize_delta(value, baseline value)
+    unchanged = 0,  ///< `0`: equal to its reference (the prediction held)
+    changed = 1,    ///< `10` + the game's serialize_delta(value, reference)
     removed = 2,    ///< `110`: no longer in the list (left the area of interest, or gone)
     stale = 3,      ///< `111`: left out by the byte budget: the list keeps the baseline value, the client may
                     ///< keep a newer one it already has for display
 };
+
+/// Range-coder model groups (wire::set_context) of the list's own fields; a game's serialize and
+/// serialize_delta may use the groups from kFirstGameContext on.
+inline constexpr std::uint32_t kOpContext = 0;         ///< each baseline entity's op
+inline constexpr std::uint32_t kEnteringContext = 1;   ///< the entering count and ids
+inline constexpr std::uint32_t kFirstGameContext = 2;  ///< the first group left to the game
 
 /// Counters of a decoder of untrusted entity lists.
 struct EntityDeltaStats {
@@ -118,21 +127,26 @@ std::size_t delta_entity_bits(const Snap& v, const Snap& base) {
 }
 
 /// Writes, reads or measures an entity list `view` against `baseline` (both sorted by strictly ascending id):
-///   for each baseline entity in id order, its op (EntityOp) and for `changed` the game's delta;
+///   for each baseline entity in id order, its op (EntityOp) and for `changed` the game's delta against its
+///   reference (`reference[i]` when `reference` is given: the same ids as `baseline`, each advanced by the
+///   game's prediction; else the baseline value);
 ///   then `0` if nothing enters, else `1` + (count - 1) in bits_required(max_entities - 1) bits, and per
 ///   entering entity (ascending ids not in the baseline) its id (detail::serialize_entering_id) and the
 ///   game's full serialize(). `stale` lists (ascending) the ids kept at their baseline value because the
 ///   budget left them out.
 /// Writing: `view` and `stale` are inputs (a stale entity must equal its baseline value); inconsistent input
 /// fails with invalid_argument. Reading: both are outputs, overwritten (treat them as scratch: on failure
-/// they hold partial data); everything is checked: a `changed` entity equal to its base, an entering id that
-/// is in the baseline, not ascending or over the limit, a count the remaining bits cannot hold -> the stream
-/// fails.
+/// they hold partial data); everything is checked: a `changed` entity equal to its reference, an entering id
+/// that is in the baseline, not ascending or over the limit, a count the remaining bits cannot hold -> the
+/// stream fails.
 template <class Stream, class Record>
 bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::vector<Record>& view,
                             std::vector<std::uint32_t>& stale,
-                            std::uint32_t max_entities = kDefaultMaxEntities) {
+                            std::uint32_t max_entities = kDefaultMaxEntities,
+                            std::span<const Record> reference = {}) {
     if (max_entities < 1) return s.fail(Errc::invalid_argument), false;
+    if (!reference.empty() && reference.size() != baseline.size())
+        return s.fail(Errc::invalid_argument), false;  // our own data
     if constexpr (Stream::is_reading) {
         view.clear();
         stale.clear();
@@ -142,8 +156,10 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
     std::uint32_t entering = 0;
     for (std::size_t i = 0; i < baseline.size(); ++i) {
         const Record& b = baseline[i];
+        const Record& ref = reference.empty() ? b : reference[i];
         if (i > 0 && b.id <= baseline[i - 1].id)
             return s.fail(Errc::invalid_argument), false;  // our own data
+        if (ref.id != b.id) return s.fail(Errc::invalid_argument), false;
         EntityOp op = EntityOp::removed;
         if constexpr (!Stream::is_reading) {
             while (j < view.size() && view[j].id < b.id) ++entering, ++j;
@@ -154,26 +170,27 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
                     if (!(view[j].snap == b.snap)) return s.fail(Errc::invalid_argument), false;
                     op = EntityOp::stale;
                 } else {
-                    op = view[j].snap == b.snap ? EntityOp::unchanged : EntityOp::changed;
+                    op = view[j].snap == ref.snap ? EntityOp::unchanged : EntityOp::changed;
                 }
             }
         }
+        wire::set_context(s, kOpContext);  // on a range coder: the ops share one model, whatever came before
         if (!detail::serialize_entity_op(s, op)) return false;
         if (op == EntityOp::changed) {
             if constexpr (Stream::is_reading) {
-                Record r = b;
-                if (!serialize_delta(s, r.snap, b.snap))
+                Record r = ref;
+                if (!serialize_delta(s, r.snap, ref.snap))
                     return s.fail(Errc::malformed), false;  // game codec (ADL)
-                if (r.snap == b.snap)
+                if (r.snap == ref.snap)
                     return s.fail(Errc::malformed), false;  // "changed" must change something
                 view.push_back(r);
             } else {
                 auto v = view[j].snap;
-                if (!serialize_delta(s, v, b.snap)) return s.fail(Errc::invalid_argument), false;
+                if (!serialize_delta(s, v, ref.snap)) return s.fail(Errc::invalid_argument), false;
             }
         } else if constexpr (Stream::is_reading) {
-            if (op != EntityOp::removed) view.push_back(b);
-            if (op == EntityOp::stale) stale.push_back(b.id);
+            if (op == EntityOp::unchanged) view.push_back(ref);
+            if (op == EntityOp::stale) view.push_back(b), stale.push_back(b.id);
         }
         if constexpr (!Stream::is_reading)
             if (op != EntityOp::removed) ++j;
@@ -185,6 +202,7 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
     }
 
     // The entering count.
+    wire::set_context(s, kEnteringContext);
     bool any = entering > 0;
     if (!wire::serialize_bool(s, any)) return false;
     if (any) {
@@ -205,6 +223,7 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
         std::size_t bi = 0;
         for (std::uint32_t n = 0; n < entering; ++n) {
             Record r{};
+            wire::set_context(s, kEnteringContext);
             if (!detail::serialize_entering_id(s, n == 0, previous, r.id)) return false;
             while (bi < baseline.size() && baseline[bi].id < r.id) ++bi;
             if (bi < baseline.size() && baseline[bi].id == r.id) return s.fail(Errc::malformed), false;
@@ -222,6 +241,7 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
             while (bi < baseline.size() && baseline[bi].id < view[v].id) ++bi;
             if (bi < baseline.size() && baseline[bi].id == view[v].id) continue;
             std::uint32_t id = view[v].id;
+            wire::set_context(s, kEnteringContext);
             if (!detail::serialize_entering_id(s, first, previous, id)) return false;
             auto snap = view[v].snap;
             if (!serialize(s, snap)) return s.fail(Errc::invalid_argument), false;  // game codec (ADL)
@@ -232,20 +252,42 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
     return s.ok();
 }
 
+/// Most ticks a prediction advances a baseline: a baseline is at most kMaxSnapshotWindow snapshots old, and
+/// a server tick older than this is no baseline worth predicting from.
+inline constexpr std::int32_t kMaxPredictionTicks = 65535;
+
+/// The ticks from a baseline's server tick to the snapshot's, held to 0..kMaxPredictionTicks (the snapshot's
+/// tick comes from the network: a tick before its baseline predicts nothing).
+constexpr std::int32_t prediction_ticks(std::int64_t baseline_tick_to_now) {
+    return baseline_tick_to_now < 0
+               ? 0
+               : static_cast<std::int32_t>(std::min<std::int64_t>(baseline_tick_to_now, kMaxPredictionTicks));
+}
+
+/// The `reference` of serialize_entity_delta: every baseline entity, its value advanced by `predict(snap,
+/// ticks)` (the game's deterministic prediction; both ends must compute it bit for bit alike).
+template <class Record, class Predict>
+void predict_records(std::span<const Record> baseline, std::int32_t ticks, Predict&& predict,
+                     std::vector<Record>& out) {
+    out.assign(baseline.begin(), baseline.end());
+    for (Record& r : out) r.snap = predict(r.snap, ticks);
+}
+
 /// Encodes `view` against `baseline` into `out` (resized to the bytes used; the last byte zero-padded).
 template <class Record>
 [[nodiscard]] Status encode_entity_delta(std::span<const Record> baseline, const std::vector<Record>& view,
                                          const std::vector<std::uint32_t>& stale,
                                          std::vector<std::uint8_t>& out,
-                                         std::uint32_t max_entities = kDefaultMaxEntities) {
+                                         std::uint32_t max_entities = kDefaultMaxEntities,
+                                         std::span<const Record> reference = {}) {
     auto& v = const_cast<std::vector<Record>&>(view);  // the writer only reads it
     auto& st = const_cast<std::vector<std::uint32_t>&>(stale);
     wire::MeasureStream m;
-    if (!serialize_entity_delta(m, baseline, v, st, max_entities))
+    if (!serialize_entity_delta(m, baseline, v, st, max_entities, reference))
         return Error{m.error(), "entity list does not encode"};
     out.assign((m.bits_used() + 7) / 8, 0);
     wire::WriteStream w{std::span<std::uint8_t>(out)};
-    if (!serialize_entity_delta(w, baseline, v, st, max_entities))
+    if (!serialize_entity_delta(w, baseline, v, st, max_entities, reference))
         return Error{w.error(), "entity list does not encode"};
     w.flush();
     return {};
@@ -258,12 +300,13 @@ template <class Record>
 [[nodiscard]] Status decode_entity_delta(std::span<const std::uint8_t> data, std::span<const Record> baseline,
                                          std::vector<Record>& view, std::vector<std::uint32_t>& stale,
                                          EntityDeltaStats& stats,
-                                         std::uint32_t max_entities = kDefaultMaxEntities) {
+                                         std::uint32_t max_entities = kDefaultMaxEntities,
+                                         std::span<const Record> reference = {}) {
     std::vector<Record> v;
     std::vector<std::uint32_t> st;
     wire::ReadStream r(data);
-    const bool ok = serialize_entity_delta(r, baseline, v, st, max_entities) && r.bits_remaining() < 8 &&
-                    wire::serialize_align(r);
+    const bool ok = serialize_entity_delta(r, baseline, v, st, max_entities, reference) &&
+                    r.bits_remaining() < 8 && wire::serialize_align(r);
     if (!ok) {
         ++stats.rejected;
         if (r.error() == Errc::length_too_long)

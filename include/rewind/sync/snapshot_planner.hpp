@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace rwd::sync {
@@ -40,15 +42,16 @@ struct SnapshotPlannerConfig {
 
 /// What one plan decided (also the per-snapshot measurement).
 struct SnapshotPlanStats {
-    std::uint32_t relevant = 0;     ///< entities relevant to this client
-    std::uint32_t unchanged = 0;    ///< relevant and equal to the baseline (1 bit each)
-    std::uint32_t changed = 0;      ///< sent as a delta
-    std::uint32_t entered = 0;      ///< sent in full (not in the baseline)
-    std::uint32_t removed = 0;      ///< in the baseline but no longer relevant
-    std::uint32_t stale = 0;        ///< changed but left out by the budget (keep their baseline value)
-    std::uint32_t deferred = 0;     ///< entering but left out by the budget
-    std::int64_t planned_bits = 0;  ///< upper bound of the entity section's bits
-    bool has_baseline = false;      ///< encoded against an acknowledged snapshot
+    std::uint32_t relevant = 0;       ///< entities relevant to this client
+    std::uint32_t unchanged = 0;      ///< relevant and equal to the baseline (1 bit each)
+    std::uint32_t changed = 0;        ///< sent as a delta
+    std::uint32_t entered = 0;        ///< sent in full (not in the baseline)
+    std::uint32_t removed = 0;        ///< in the baseline but no longer relevant
+    std::uint32_t stale = 0;          ///< changed but left out by the budget (keep their baseline value)
+    std::uint32_t deferred = 0;       ///< entering but left out by the budget
+    std::int64_t estimated_bits = 0;  ///< the selection's upper bound of the entity list's bits
+    std::int64_t planned_bits = 0;    ///< the entity list's bits, measured with the codec itself
+    bool has_baseline = false;        ///< encoded against an acknowledged snapshot
 };
 
 /// What the server keeps per client: its sent snapshots (baselines) and accumulated priorities.
@@ -67,10 +70,12 @@ struct SnapshotClient {
 };
 
 /// A snapshot plan for one client: encode `held` with `stale` against `baseline` (age `baseline_age`, 0 =
-/// none), then commit() it to the client's window.
+/// none) and its predicted `reference`, then commit() it to the client's window.
 template <class Record>
 struct SnapshotPlan {
     std::span<const Record> baseline{};  ///< the baseline's entities (empty without one)
+    std::vector<Record> reference;       ///< the baseline advanced by the prediction (empty: no prediction)
+    std::int32_t prediction_ticks = 0;   ///< the ticks the reference is advanced by
     std::uint8_t baseline_age = 0;       ///< sequence - baseline sequence, 1..64; 0 = empty baseline
     std::vector<Record> held;            ///< what the client will hold after decoding, sorted by id
     std::vector<std::uint32_t> stale;    ///< ids kept at their baseline value, ascending
@@ -86,14 +91,26 @@ using RelevanceFn = float (*)(void* user, int client, const Record& entity);
 template <class Record>
 class SnapshotPlanner {
 public:
+    using Snap = std::remove_cvref_t<decltype(std::declval<Record&>().snap)>;  ///< one entity's value
+    /// A game's prediction: `snap` advanced by `ticks` (0..kMaxPredictionTicks), deterministic.
+    using PredictFn = Snap (*)(const Snap& snap, std::int32_t ticks);
+
     /// A planner with `config` (must be valid).
     explicit SnapshotPlanner(const SnapshotPlannerConfig& config) : config_(config), grid_(config.grid) {}
 
+    /// Codes every entity against its baseline value advanced by `fn` (null: against the baseline value).
+    void set_predictor(PredictFn fn) { predict_ = fn; }
+    /// The server tick of the snapshots planned next (a baseline's prediction runs from its tick to this).
+    void set_now(Tick tick) { now_ = tick; }
+
     /// This snapshot's world: every entity sorted by id, with its position and game weight (weights may be
-    /// empty: all 1). The spans must stay valid until the last plan() of this snapshot.
+    /// empty: all 1). `owner_view` (empty, or the same entities in the same order) is what the client that
+    /// controls an entity receives of it, where `entities` is what every other client receives (a game's
+    /// owner-only fields left out). The spans must stay valid until the last plan() of this snapshot.
     void set_world(std::span<const Record> entities, std::span<const GridPoint> positions,
-                   std::span<const float> weights = {}) {
+                   std::span<const float> weights = {}, std::span<const Record> owner_view = {}) {
         world_ = entities;
+        owner_world_ = owner_view.size() == entities.size() ? owner_view : std::span<const Record>{};
         positions_ = positions;
         weights_ = weights;
         if (config_.aoi_radius > 0 && positions.size() == entities.size()) grid_.build(positions);
@@ -111,6 +128,14 @@ public:
         out.baseline_age =
             base ? static_cast<std::uint8_t>(static_cast<std::uint16_t>(sequence - base->sequence)) : 0;
         out.stats.has_baseline = base != nullptr;
+        out.reference.clear();
+        out.prediction_ticks = 0;
+        if (base != nullptr && predict_ != nullptr) {
+            out.prediction_ticks = prediction_ticks(std::int64_t{now_ - base->tick});
+            predict_records(out.baseline, out.prediction_ticks, predict_, out.reference);
+        }
+        const std::span<const Record> ref =
+            out.reference.empty() ? out.baseline : std::span<const Record>(out.reference);
 
         // Relevant entities (ascending world indices) and their weights.
         const bool spatial = config_.aoi_radius > 0 && positions_.size() == world_.size();
@@ -134,7 +159,7 @@ public:
         weights_out_.clear();
         std::size_t kept = 0;
         for (std::uint32_t idx : relevant_) {
-            const Record& e = world_[idx];
+            const Record& e = entity(idx, viewer);
             float w = idx < weights_.size() ? weights_[idx] : 1.0f;
             if (relevance && static_cast<int>(idx) != viewer) w *= relevance(user, client_id, e);
             if (!(w > 0.0f) && static_cast<int>(idx) != viewer) continue;
@@ -160,18 +185,18 @@ public:
         std::size_t b = 0;
         const auto& bl = out.baseline;
         for (std::uint32_t idx : relevant_) {
-            const Record& e = world_[idx];
+            const Record& e = entity(idx, viewer);
             while (b < bl.size() && bl[b].id < e.id) mandatory += 3, ++out.stats.removed, ++b;
             const bool forced = static_cast<int>(idx) == viewer;
             const float pri = client.priorities.priority(e.id);
             if (b < bl.size() && bl[b].id == e.id) {
-                if (bl[b].snap == e.snap) {
+                if (ref[b].snap == e.snap) {
                     mandatory += 1;
                     ++out.stats.unchanged;
                     client.priorities.reset(e.id);  // the client already holds this value
                 } else {
                     mandatory += 3;  // as stale, if left out
-                    const auto cost = 2 + delta_entity_bits(e.snap, bl[b].snap);
+                    const auto cost = 2 + delta_entity_bits(e.snap, ref[b].snap);
                     candidates_.push_back(
                         {idx, pri, static_cast<std::uint32_t>(cost > 3 ? cost - 3 : 0), forced});
                 }
@@ -195,15 +220,15 @@ public:
             chosen_[static_cast<std::size_t>(pos)] = 1;
             client.priorities.reset(world_[candidates_[c].index].id);
         }
-        out.stats.planned_bits = planned;
+        out.stats.estimated_bits = planned;
 
         // What the client holds after decoding.
         b = 0;
         for (std::size_t r = 0; r < relevant_.size(); ++r) {
-            const Record& e = world_[relevant_[r]];
+            const Record& e = entity(relevant_[r], viewer);
             while (b < bl.size() && bl[b].id < e.id) ++b;
             const bool in_base = b < bl.size() && bl[b].id == e.id;
-            if (in_base && bl[b].snap == e.snap) {
+            if (in_base && ref[b].snap == e.snap) {
                 out.held.push_back(e);
             } else if (chosen_[r]) {
                 out.held.push_back(e);
@@ -219,6 +244,10 @@ public:
                 ++out.stats.deferred;
             }
         }
+        // The exact size, from the codec itself (the selection above used upper bounds).
+        wire::MeasureStream m;
+        (void)serialize_entity_delta(m, out.baseline, out.held, out.stale, config_.max_entities, ref);
+        out.stats.planned_bits = static_cast<std::int64_t>(m.bits_used());
     }
 
     /// Stores the plan's view as snapshot `sequence` for `tick` in the client's window (after encoding it:
@@ -235,9 +264,15 @@ public:
     [[nodiscard]] const SnapshotPlannerConfig& config() const { return config_; }
 
 private:
+    /// The world's entity `idx` as the client whose own entity is `viewer` receives it.
+    const Record& entity(std::uint32_t idx, int viewer) const {
+        return static_cast<int>(idx) == viewer && !owner_world_.empty() ? owner_world_[idx] : world_[idx];
+    }
+
     SnapshotPlannerConfig config_;
     InterestGrid grid_;
     std::span<const Record> world_{};
+    std::span<const Record> owner_world_{};
     std::span<const GridPoint> positions_{};
     std::span<const float> weights_{};
     std::vector<std::uint32_t> relevant_;
@@ -245,6 +280,8 @@ private:
     std::vector<float> weights_out_;
     std::vector<PriorityCandidate> candidates_;
     std::vector<std::uint8_t> chosen_;
+    PredictFn predict_ = nullptr;
+    Tick now_{};
 };
 
 }  // namespace rwd::sync

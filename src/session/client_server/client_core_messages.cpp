@@ -93,6 +93,8 @@ void ClientCore::Impl::on_snapshot(std::span<const std::uint8_t> data, Micros no
     // decoded before.
     wire::ReadStream s(data);
     SnapshotHeader head;
+    head.has_tick_reference = has_snapshot_;  // a short server tick is expanded against the newest one held
+    head.tick_reference = newest_snapshot_tick_;
     Framed<SnapshotHeader> framed{&head};
     bool baseline_missing = false;
     const bool ok = serialize(s, framed) && game_.read_snapshot_entities(s, head, baseline_missing);
@@ -139,10 +141,12 @@ void ClientCore::Impl::on_snapshot_header(const SnapshotHeader& head, Micros now
     // The snapshot holds the state after tick X and leaves the server right after it ran X, when the server's
     // clock reads X + 1: that is the stamp clock sync wants.
     clock_.on_server_tick(head.server_tick + 1, now);
-    // The echo carries the low 32 bits of our send time; the difference is taken modulo 2^32 (71 minutes).
+    // The echo carries the low kPongTimeBits of our send time; the difference is taken modulo 2^22 µs (4.2
+    // s).
+    constexpr std::uint32_t pong_mask = (1u << kPongTimeBits) - 1u;
     const auto since_ping =
-        static_cast<std::uint32_t>(static_cast<std::uint32_t>(now.count) - head.pong_time);
-    if (head.pong_time != 0 && since_ping < 10'000'000u)
+        static_cast<std::uint32_t>(static_cast<std::uint32_t>(now.count) - head.pong_time) & pong_mask;
+    if (head.pong_time != 0 && since_ping < pong_mask / 2)
         clock_.on_pong(now - Micros{since_ping}, now, Micros{head.pong_hold_us});
     const double tick_us = 1e6 / config_.tick_rate_hz;
     if (head.has_input) {

@@ -41,16 +41,64 @@ bool serialize(Stream& s, InputPacketTail& m) {
            wire::serialize_int(s, m.interpolation_delay_ms, std::uint16_t{0}, std::uint16_t{1000});
 }
 
+// The snapshot's tick: its low kShortTickBits when the reader holds a reference tick near it, else in full.
+template <class Stream>
+bool serialize_snapshot_tick(Stream& s, SnapshotHeader& m) {
+    bool is_short = !Stream::is_reading && m.has_tick_reference && m.server_tick - m.tick_reference >= 0 &&
+                    m.server_tick - m.tick_reference < kShortTickSpan / 2;
+    if (!wire::serialize_bool(s, is_short)) return false;
+    if (!is_short) return serialize_tick(s, m.server_tick);
+    std::uint32_t low = m.server_tick.value & (kShortTickSpan - 1);
+    if (!wire::serialize_bits(s, low, kShortTickBits)) return false;
+    if constexpr (Stream::is_reading) {
+        if (!m.has_tick_reference) return s.fail(Errc::malformed), false;  // nothing to expand it against
+        // The tick with these low bits nearest the reference.
+        const auto ref = m.tick_reference.value;
+        const std::uint32_t up = (low - ref) & (kShortTickSpan - 1);
+        m.server_tick =
+            up < kShortTickSpan / 2 ? Tick{ref + up} : Tick{ref - ((ref - low) & (kShortTickSpan - 1))};
+    }
+    return true;
+}
+
 template <class Stream>
 bool serialize(Stream& s, SnapshotHeader& m) {
     if (!wire::serialize_int(s, m.sequence, std::uint16_t{0}, std::uint16_t{0xFFFF}) ||
-        !serialize_tick(s, m.server_tick) || !wire::serialize_bool(s, m.has_input))
+        !serialize_snapshot_tick(s, m) || !wire::serialize_bool(s, m.has_input))
         return false;
-    if (m.has_input && !serialize_tick(s, m.last_input_tick)) return false;
-    return wire::serialize_int(s, m.arrival_offset_us, -kMaxArrivalOffsetUs, kMaxArrivalOffsetUs) &&
-           wire::serialize_int(s, m.input_buffer_depth, std::uint8_t{0}, std::uint8_t{255}) &&
-           wire::serialize_bits(s, m.pong_time, 32) && wire::serialize_bits(s, m.pong_hold_us, 32) &&
-           wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16});
+    if (m.has_input) {
+        // The newest applied input's tick, relative to the snapshot's (usually the same tick).
+        std::int32_t lag = Stream::is_reading ? 0 : m.last_input_tick - m.server_tick;
+        if (!wire::serialize_relative(s, 0, lag)) return false;
+        if constexpr (Stream::is_reading) m.last_input_tick = m.server_tick + lag;
+    }
+    if (!wire::serialize_int(s, m.arrival_offset_us, -kMaxArrivalOffsetUs, kMaxArrivalOffsetUs)) return false;
+    // The queue depth relative to the target it is steered to.
+    std::int32_t depth = m.input_buffer_depth;
+    if (!wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16}) ||
+        !wire::serialize_relative(s, m.input_buffer_target, depth))
+        return false;
+    if constexpr (Stream::is_reading) {
+        if (depth < 0 || depth > 255) return s.fail(Errc::value_out_of_range), false;
+        m.input_buffer_depth = static_cast<std::uint8_t>(depth);
+    }
+    // The ping echo: the low bits of the newest ping_time and how long the server held it.
+    // (A ping whose low bits are all 0 is not echoed: 0 means none.)
+    bool has_pong = (m.pong_time & ((1u << kPongTimeBits) - 1u)) != 0 && m.pong_hold_us <= kMaxPongHoldUs;
+    if (!wire::serialize_bool(s, has_pong)) return false;
+    if (!has_pong) {
+        if constexpr (Stream::is_reading) m.pong_time = 0, m.pong_hold_us = 0;
+        return true;
+    }
+    std::uint32_t low = m.pong_time & ((1u << kPongTimeBits) - 1u);
+    if (!wire::serialize_bits(s, low, kPongTimeBits) ||
+        !wire::serialize_bits(s, m.pong_hold_us, kPongHoldBits))
+        return false;
+    if constexpr (Stream::is_reading) {
+        if (low == 0) return s.fail(Errc::malformed), false;  // 0 means "no ping yet": never echoed
+        m.pong_time = low;
+    }
+    return true;
 }
 
 template <class Stream>

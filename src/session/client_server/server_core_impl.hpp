@@ -33,6 +33,10 @@ struct ServerCore::Impl {
         bool has_applied = false;
         Tick last_applied_tick{};
         std::uint16_t snapshot_sequence = 0;
+        bool has_sent_snapshot = false;  // a snapshot went out (last_snapshot_tick is valid)
+        Tick last_snapshot_tick{};       // the server tick of the newest snapshot sent to it
+        bool has_snapshot_ack = false;   // it acknowledged a snapshot (snapshot_ack is valid)
+        Tick snapshot_ack{};  // the newest snapshot tick it acknowledged, never past the newest sent
         std::uint32_t event_sequence = 0;
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;

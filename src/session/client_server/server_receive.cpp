@@ -100,7 +100,17 @@ void ServerCore::Impl::on_input(int slot, std::span<const std::uint8_t> data, Mi
         s.ping_time = tail.ping_time;
         s.ping_at = now;
     }
-    if (tail.has_ack) game.on_snapshot_ack(slot, tail.ack_snapshot_tick);  // the delta baseline
+    if (tail.has_ack) {
+        game.on_snapshot_ack(slot, tail.ack_snapshot_tick);  // the delta baseline
+        // What the short tick form of its next snapshots refers to (untrusted: forward only, never past what
+        // was sent).
+        const Tick ack = tail.ack_snapshot_tick;
+        if (s.has_sent_snapshot && !(ack > s.last_snapshot_tick) &&
+            (!s.has_snapshot_ack || ack > s.snapshot_ack)) {
+            s.has_snapshot_ack = true;
+            s.snapshot_ack = ack;
+        }
+    }
     s.interpolation_ms = tail.interpolation_delay_ms;
     const auto verdict = s.inputs.push(head.newest_tick, std::span<const EncodedInput>(packet_inputs), now);
     if (verdict == sync::PacketVerdict::rate_limited || verdict == sync::PacketVerdict::too_far_in_future)

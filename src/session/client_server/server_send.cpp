@@ -33,6 +33,8 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     const std::int64_t hold = s.has_ping ? (now - s.ping_at).count : 0;
     head.pong_hold_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(hold, 0, 0xFFFFFFFF));
     head.input_buffer_target = static_cast<std::uint8_t>(std::clamp(input_buffer_target(s), 0, 16));
+    head.has_tick_reference = s.has_snapshot_ack;
+    head.tick_reference = s.snapshot_ack;
 
     // The message is written into a buffer of the transport's largest size: a snapshot that does not fit is
     // an overflow (the byte budget keeps this to a single entity larger than a datagram), anything else a
@@ -61,12 +63,15 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
         return;
     }
     game.commit_snapshot(slot, head);
+    s.has_sent_snapshot = true;
+    s.last_snapshot_tick = head.server_tick;
     ServerClientStats& st = s.stats;
     st.snapshot_wire_bytes_total += buffer.size() + datagram_overhead;
     st.snapshot_entity_bits_total += buffer.size() * 8 - std::min(buffer.size() * 8, section.header_bits);
     st.snapshot_entities_total += section.relevant;
     st.snapshots_with_baseline += section.has_baseline ? 1 : 0;
     st.entities_left_out_total += section.left_out;
+    st.snapshot_unpredicted_bytes_total += section.unpredicted_bytes;
     st.bytes_sent += buffer.size();
     ++st.snapshots_sent;
     st.last_snapshot_bytes = buffer.size();

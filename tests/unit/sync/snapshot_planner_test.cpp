@@ -21,11 +21,23 @@ using toy::Snap;
 /// One server-side client and its real client: plan, encode, commit; receive, decode against the stored
 /// baseline.
 struct Link {
-    explicit Link(const SnapshotPlannerConfig& c) : planner(c) { server.reset(c.window); }
+    explicit Link(const SnapshotPlannerConfig& c, bool with_prediction = false)
+        : planner(c), predicted(with_prediction) {
+        server.reset(c.window);
+        if (predicted) planner.set_predictor(&drift);
+    }
+    /// The toy's prediction: x moves 3 units per tick.
+    static Snap drift(const Snap& s, std::int32_t ticks) {
+        Snap p = s;
+        p.x = s.x + 3 * ticks;
+        return p;
+    }
     SnapshotPlanner<Rec> planner;
     SnapshotClient<Rec> server;
     SnapshotWindow<Rec> client{64};
     SnapshotPlan<Rec> plan;
+    bool predicted = false;
+    std::vector<Rec> reference;  // the client's predicted baseline
     std::uint16_t seq = 0;
     std::uint32_t tick = 0;
     EntityDeltaStats stats;
@@ -40,9 +52,14 @@ struct Link {
     Packet send(const std::vector<Rec>& world, int viewer) {
         const auto pos = toy::positions(world);
         planner.set_world(std::span<const Rec>(world), std::span<const GridPoint>(pos));
+        planner.set_now(Tick{tick});
         planner.plan(server, seq, viewer, plan);
         Packet p{seq, tick, plan.baseline_age, {}};
-        EXPECT_TRUE(encode_entity_delta(plan.baseline, plan.held, plan.stale, p.bytes).ok());
+        EXPECT_TRUE(encode_entity_delta(plan.baseline, plan.held, plan.stale, p.bytes, kDefaultMaxEntities,
+                                        std::span<const Rec>(plan.reference))
+                        .ok());
+        // The planner's figure is the codec's own: the list is exactly that long.
+        EXPECT_EQ((plan.stats.planned_bits + 7) / 8, static_cast<std::int64_t>(p.bytes.size()));
         planner.commit(server, seq, Tick{tick}, plan);
         ++seq;
         tick += 2;
@@ -55,13 +72,20 @@ struct Link {
             const auto* e = client.find(static_cast<std::uint16_t>(p.seq - p.age));
             if (!e) return ++stats.unknown_baseline, ++stats.rejected, false;
             base = e->entities;
+            reference.clear();
+            if (predicted)
+                predict_records(base, prediction_ticks(std::int64_t{Tick{p.tick} - e->tick}), &drift,
+                                reference);
         }
-        if (!decode_entity_delta(std::span<const std::uint8_t>(p.bytes), base, view, stale, stats).ok())
+        if (!decode_entity_delta(std::span<const std::uint8_t>(p.bytes), base, view, stale, stats,
+                                 kDefaultMaxEntities, std::span<const Rec>(p.age != 0 ? reference : empty))
+                 .ok())
             return false;
         client.push(p.seq, Tick{p.tick}) = view;
         return true;
     }
     void ack(const Packet& p) { (void)server.window.ack(Tick{p.tick}); }
+    std::vector<Rec> empty;
 };
 
 SnapshotPlannerConfig aoi_config(std::int64_t radius) {
@@ -187,13 +211,14 @@ TEST(SnapshotPlanner, StaleEntitiesAreMarkedAndTheClientCanShowItsNewerValue) {
 }
 
 TEST(SnapshotPlanner, RoundTripsUnderLossAndLateAcks) {
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-        SCOPED_TRACE("seed=" + std::to_string(seed));
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+        const bool predicted = seed > 4;  // the same with predicted deltas
+        SCOPED_TRACE("seed=" + std::to_string(seed) + (predicted ? " predicted" : ""));
         Rng rng(seed);
         SnapshotPlannerConfig c = aoi_config(3000);
         c.window = 8;  // small, so that late acks often name a snapshot that fell out (too old)
         c.budget_bits = seed % 2 ? -1 : 400;
-        Link link(c);
+        Link link(c, predicted);
         std::vector<Rec> world;
         for (std::uint32_t i = 0; i < 30; ++i)
             world.push_back(Rec{i * 3, {rng.range(-5000, 5000), rng.range(-5000, 5000), 100}});
@@ -228,6 +253,105 @@ TEST(SnapshotPlanner, RoundTripsUnderLossAndLateAcks) {
         EXPECT_GT(without_baseline, 1);  // lost or too-old baselines happened and were handled
         EXPECT_EQ(link.stats.rejected, 0u);
     }
+}
+
+TEST(SnapshotPlanner, WithAPredictionEntitiesMovingAsPredictedCostOneBitAtAnyAckDelay) {
+    for (const int ack_delay : {1, 7, 20}) {
+        SCOPED_TRACE("ack_delay=" + std::to_string(ack_delay));
+        Link plain(aoi_config(100'000)), predicted(aoi_config(100'000), true);
+        std::vector<Rec> world;
+        for (std::uint32_t i = 0; i < 30; ++i)
+            world.push_back(Rec{i, {static_cast<std::int32_t>(100 * i), static_cast<std::int32_t>(i), 100}});
+        std::vector<Link::Packet> in_flight_a, in_flight_b;
+        std::vector<Rec> view;
+        std::vector<std::uint32_t> stale;
+        std::int64_t bits_plain = 0, bits_predicted = 0;
+        for (int n = 0; n < 60; ++n) {
+            for (Rec& r : world) r.snap.x += 6;  // 3 units per tick, a snapshot every 2 ticks: as predicted
+            const auto a = plain.send(world, 0);
+            const auto b = predicted.send(world, 0);
+            ASSERT_TRUE(plain.receive(a, view, stale));
+            ASSERT_TRUE(predicted.receive(b, view, stale));
+            EXPECT_EQ(view, world) << n;
+            if (n >= 30) {
+                bits_plain += plain.plan.stats.planned_bits;
+                bits_predicted += predicted.plan.stats.planned_bits;
+                EXPECT_EQ(predicted.plan.stats.unchanged, 30u) << n;
+            }
+            in_flight_a.push_back(a);
+            in_flight_b.push_back(b);
+            if (static_cast<int>(in_flight_a.size()) >= ack_delay) {
+                plain.ack(in_flight_a.front());
+                predicted.ack(in_flight_b.front());
+                in_flight_a.erase(in_flight_a.begin());
+                in_flight_b.erase(in_flight_b.begin());
+            }
+        }
+        EXPECT_EQ(bits_predicted, 30 * (30 + 1));  // one bit per entity and "nothing enters"
+        EXPECT_GT(bits_plain, 10 * bits_predicted);
+    }
+}
+
+TEST(SnapshotPlanner, PlannedBitsAreTheEncodedBitsOnRandomWorlds) {
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        SCOPED_TRACE("seed=" + std::to_string(seed));
+        Rng rng(seed);
+        SnapshotPlannerConfig c = aoi_config(4000);
+        c.budget_bits = seed % 3 == 0 ? -1 : static_cast<std::int64_t>(100 + rng.uniform(600));
+        Link link(c, seed % 2 == 0);
+        std::vector<Rec> world;
+        for (std::uint32_t i = 0; i < 50; ++i)
+            world.push_back(
+                Rec{i * (1 + rng.uniform(30)) + i, {rng.range(-6000, 6000), rng.range(-6000, 6000), 100}});
+        std::sort(world.begin(), world.end(), [](const Rec& a, const Rec& b) { return a.id < b.id; });
+        world.erase(
+            std::unique(world.begin(), world.end(), [](const Rec& a, const Rec& b) { return a.id == b.id; }),
+            world.end());
+        std::vector<Rec> view;
+        std::vector<std::uint32_t> stale;
+        for (int n = 0; n < 80; ++n) {
+            for (Rec& r : world) {
+                if (rng.uniform(3) == 0) r.snap.x += rng.range(-400, 400);
+                if (rng.uniform(9) == 0) r.snap.hp = static_cast<std::uint8_t>(rng.uniform(101));
+            }
+            const auto p =
+                link.send(world, static_cast<int>(rng.uniform(static_cast<std::uint32_t>(world.size()))));
+            // send() checks planned bits against the encoded length; here the exact bits as well.
+            wire::MeasureStream m;
+            auto held = link.plan.held;
+            auto st = link.plan.stale;
+            ASSERT_TRUE(serialize_entity_delta(m, link.plan.baseline, held, st, kDefaultMaxEntities,
+                                               std::span<const Rec>(link.plan.reference)));
+            EXPECT_EQ(link.plan.stats.planned_bits, static_cast<std::int64_t>(m.bits_used())) << n;
+            EXPECT_LE(link.plan.stats.planned_bits, link.plan.stats.estimated_bits) << n;
+            ASSERT_TRUE(link.receive(p, view, stale)) << n;
+            if (rng.uniform(3) != 0) link.ack(p);
+        }
+    }
+}
+
+TEST(SnapshotPlanner, TheOwnerReceivesItsEntityWholeAndEveryoneElseTheRemoteView) {
+    // hp plays the owner-only field: the world others see has it at 0.
+    const std::vector<Rec> owner{{0, {0, 0, 77}}, {1, {100, 0, 55}}};
+    const std::vector<Rec> remote{{0, {0, 0, 0}}, {1, {100, 0, 0}}};
+    const auto pos = toy::positions(owner);
+    SnapshotPlanner<Rec> planner(aoi_config(1000));
+    planner.set_world(std::span<const Rec>(remote), std::span<const GridPoint>(pos), {},
+                      std::span<const Rec>(owner));
+    SnapshotClient<Rec> c0, c1;
+    SnapshotPlan<Rec> plan;
+    planner.plan(c0, 0, 0, plan);  // the client controlling entity 0
+    EXPECT_EQ(plan.held, (std::vector<Rec>{owner[0], remote[1]}));
+    planner.plan(c1, 0, 1, plan);  // the one controlling entity 1
+    EXPECT_EQ(plan.held, (std::vector<Rec>{remote[0], owner[1]}));
+    planner.plan(c1, 1, -1, plan);  // a spectator: remote views only
+    EXPECT_EQ(plan.held, remote);
+    // An owner view that does not match the world is ignored rather than misread.
+    const std::vector<Rec> short_owner{owner[0]};
+    planner.set_world(std::span<const Rec>(remote), std::span<const GridPoint>(pos), {},
+                      std::span<const Rec>(short_owner));
+    planner.plan(c0, 2, 0, plan);
+    EXPECT_EQ(plan.held, remote);
 }
 
 }  // namespace

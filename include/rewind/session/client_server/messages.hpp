@@ -16,7 +16,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 5;
+inline constexpr std::uint32_t kProtocolVersion = 6;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Longest chat text in bytes.
@@ -105,7 +105,24 @@ struct SnapshotHeader {
     std::uint32_t pong_time = 0;           ///< the newest ping_time received from this client
     std::uint32_t pong_hold_us = 0;        ///< how long the server held that ping before this snapshot
     std::uint8_t input_buffer_target = 0;  ///< ticks early the server wants this client's inputs now, 0..16
+    /// Not on the wire: what the short server_tick form is relative to. The writer sets it to the newest
+    /// snapshot tick the client acknowledged, the reader to the newest snapshot tick it holds; without one
+    /// (or more than kShortTickSpan / 2 ticks before it, on the writer's side) the tick goes in full.
+    bool has_tick_reference = false;
+    Tick tick_reference{};  ///< see has_tick_reference
 };
+
+/// Low bits of server_tick a snapshot sends when the receiver holds a reference tick near it.
+inline constexpr int kShortTickBits = 12;
+/// Ticks the short form spans: a reader picks the tick with those low bits nearest its reference.
+inline constexpr std::int32_t kShortTickSpan = 1 << kShortTickBits;
+/// Bits of the ping echo: the low bits of the client's ping_time (an echo older than 2^22 µs, 4.2 s, is
+/// ambiguous and the client ignores it).
+inline constexpr int kPongTimeBits = 22;
+/// Bits of the echoed ping's hold time (µs) in a snapshot.
+inline constexpr int kPongHoldBits = 18;
+/// Longest hold a snapshot echoes (262 ms); a ping held longer is not echoed.
+inline constexpr std::uint32_t kMaxPongHoldUs = (1u << kPongHoldBits) - 1u;
 
 /// Kinds of reliable events.
 enum class EventKind : std::uint8_t { spawn = 0, death = 1, hit = 2, score = 3, chat = 4, leave = 5 };

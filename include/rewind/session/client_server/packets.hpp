@@ -7,10 +7,14 @@
 #include <rewind/sync/entity_delta.hpp>
 #include <rewind/sync/snapshot_window.hpp>
 #include <rewind/wire/message.hpp>
+#include <rewind/wire/range_coder.hpp>
 #include <rewind/wire/serialize.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,6 +35,14 @@ struct InputPacket {
     std::uint16_t interpolation_delay_ms = 0;  ///< how far behind the server the client draws others, 0..1000
 };
 
+/// Where a range-coded entity section is built or read (the coder's models are large: a sender or receiver
+/// keeps one and reuses it for every snapshot).
+struct RangeSectionScratch {
+    std::vector<std::uint8_t> bytes;               ///< the coded list
+    std::optional<wire::RangeWriteStream> writer;  ///< re-made per section: every section decodes on its own
+    std::optional<wire::RangeReadStream> reader;   ///< ditto
+};
+
 /// The entity section of a snapshot: every entity the client holds after it, delta-coded against a baseline.
 template <class EntityRecord>
 struct SnapshotEntities {
@@ -41,6 +53,24 @@ struct SnapshotEntities {
     /// Not on the wire: the baseline's entities. The writer sets it with baseline_age; a reader gets it from
     /// the baseline finder it passes to read_snapshot_entities() / decode_snapshot().
     std::span<const EntityRecord> baseline{};
+    /// Not on the wire: the baseline advanced by the game's prediction (same ids; empty: no prediction), what
+    /// each entity is coded against. The writer sets it; a reader gets it from its predictor.
+    std::span<const EntityRecord> reference{};
+    /// Not on the wire: a writer that sets it range-codes the list with it (null: bit-packed).
+    RangeSectionScratch* range = nullptr;
+};
+
+/// Most bytes a range-coded entity list may take when only measured (a real datagram bounds it first).
+inline constexpr std::size_t kMaxRangeSectionBytes = 65536;
+
+/// The predictor of a reader that has none: a snapshot coded against a predicted baseline is refused.
+struct NoPrediction {
+    /// Cannot predict (false).
+    template <class EntityRecord>
+    bool operator()(std::uint16_t /*baseline_sequence*/, std::span<const EntityRecord> /*baseline*/,
+                    std::span<const EntityRecord>& /*reference*/) const {
+        return false;
+    }
 };
 
 /// Server state for one client: the header, then the entity section delta-coded against the snapshot sent
@@ -118,34 +148,65 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
     return s.ok();
 }
 
-/// Writes (or measures) an entity section: the baseline age in 7 bits (0..64), then `entities` with `stale`
-/// delta-coded against `baseline` (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
+/// Writes (or measures) an entity section: the baseline age in 7 bits (0..64); with a baseline, one bit:
+/// whether each entity is coded against its baseline value advanced by the game's prediction (`reference`,
+/// same ids as `baseline`) or against the plain baseline value (`reference` empty); one bit: whether the list
+/// is range-coded (`range` given: then the stream is byte-aligned and the rest of the message is the list,
+/// wire::RangeWriteStream, models starting afresh); then `entities` with `stale` delta-coded that way
+/// (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
 template <class Stream, class EntityRecord>
 bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const EntityRecord> baseline,
-                          std::vector<EntityRecord>& entities, std::vector<std::uint32_t>& stale) {
+                          std::vector<EntityRecord>& entities, std::vector<std::uint32_t>& stale,
+                          std::span<const EntityRecord> reference = {},
+                          RangeSectionScratch* range = nullptr) {
     static_assert(!Stream::is_reading, "read with read_snapshot_entities()");
     if (baseline_age == 0 && !baseline.empty()) return s.fail(Errc::invalid_argument), false;
+    if (!reference.empty() && reference.size() != baseline.size())
+        return s.fail(Errc::invalid_argument), false;
     if (!wire::serialize_int(s, baseline_age, std::uint8_t{0},
                              static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
         return false;
-    return sync::serialize_entity_delta(s, baseline, entities, stale, kMaxSnapshotEntities);
+    bool predicted = !reference.empty();
+    if (baseline_age != 0 && !wire::serialize_bool(s, predicted)) return false;
+    bool coded = range != nullptr;
+    if (!wire::serialize_bool(s, coded)) return false;
+    if (!coded)
+        return sync::serialize_entity_delta(s, baseline, entities, stale, kMaxSnapshotEntities, reference);
+    if (!wire::serialize_align(s)) return false;
+    // Coded for real even when only measuring: the size is the coder's, to the byte.
+    range->bytes.resize(std::min(s.bits_remaining() / 8, kMaxRangeSectionBytes));
+    auto& w = range->writer.emplace(std::span<std::uint8_t>(range->bytes));
+    if (!sync::serialize_entity_delta(w, baseline, entities, stale, kMaxSnapshotEntities, reference))
+        return s.fail(w.error()), false;
+    w.flush();
+    if (!w.ok()) return s.fail(w.error()), false;
+    for (const std::uint8_t byte : w.data()) {
+        std::uint32_t v = byte;
+        if (!s.serialize_bits(v, 8)) return false;
+    }
+    return s.ok();
 }
 
 /// Writes (or measures) the entity section of `m` (write_entity_section).
 template <class Stream, class EntityRecord>
 bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
-    return write_entity_section(s, m.baseline_age, m.baseline, m.entities, m.stale);
+    return write_entity_section(s, m.baseline_age, m.baseline, m.entities, m.stale, m.reference, m.range);
 }
 
 /// Reads the entity section of the snapshot with `sequence`. `find(baseline_sequence)` returns the entity
 /// list of a snapshot this reader decoded before (a `const std::vector<EntityRecord>*`), or nullptr when it
 /// does not hold it: then `baseline_missing` is set and the read fails. The age is attacker-controlled: it
-/// only selects among lists this reader itself decoded.
-template <class EntityRecord, class Find>
+/// only selects among lists this reader itself decoded. For a predicted section, `predict(baseline_sequence,
+/// baseline, reference&)` sets `reference` to the baseline advanced by the game's prediction (a span valid
+/// through the read) and returns true, or returns false when the reader cannot predict (the read fails). A
+/// range-coded list is decoded with `range` (a local one when null).
+template <class EntityRecord, class Find, class Predict = NoPrediction>
 bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, SnapshotEntities<EntityRecord>& m,
-                            Find&& find, bool& baseline_missing) {
+                            Find&& find, bool& baseline_missing, Predict&& predict = {},
+                            RangeSectionScratch* range = nullptr) {
     baseline_missing = false;
     m.baseline = {};
+    m.reference = {};
     if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
                              static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
         return false;
@@ -156,8 +217,32 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
             return s.fail(Errc::malformed), false;
         }
         m.baseline = std::span<const EntityRecord>(*base);
+        bool predicted = false;
+        if (!wire::serialize_bool(s, predicted)) return false;
+        if (predicted &&
+            !predict(static_cast<std::uint16_t>(sequence - m.baseline_age), m.baseline, m.reference))
+            return s.fail(Errc::malformed), false;
     }
-    return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities);
+    bool coded = false;
+    if (!wire::serialize_bool(s, coded)) return false;
+    if (!coded)
+        return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities,
+                                            m.reference);
+    if (!wire::serialize_align(s)) return false;
+    std::unique_ptr<RangeSectionScratch> local;
+    if (range == nullptr) range = (local = std::make_unique<RangeSectionScratch>()).get();
+    range->bytes.clear();
+    while (s.bits_remaining() >= 8) {
+        std::uint32_t byte = 0;
+        if (!s.serialize_bits(byte, 8)) return false;
+        range->bytes.push_back(static_cast<std::uint8_t>(byte));
+    }
+    auto& r = range->reader.emplace(std::span<const std::uint8_t>(range->bytes));
+    if (!sync::serialize_entity_delta(r, m.baseline, m.entities, m.stale, kMaxSnapshotEntities,
+                                      m.reference) ||
+        !r.finish())
+        return s.fail(r.error() == Errc::length_too_long ? Errc::length_too_long : Errc::malformed), false;
+    return true;
 }
 
 /// SnapshotPacket fields. Reading this way holds no baselines: only a snapshot with baseline_age 0 decodes
@@ -176,13 +261,14 @@ bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
 /// Decodes a whole snapshot datagram into `m`, resolving the baseline it names with `find` (as in
 /// read_snapshot_entities). On failure `m` may hold partial data and m.baseline_missing says whether the
 /// named baseline was the reason.
-template <class EntityRecord, class Find>
+template <class EntityRecord, class Find, class Predict = NoPrediction>
 [[nodiscard]] Status decode_snapshot(std::span<const std::uint8_t> data, SnapshotPacket<EntityRecord>& m,
-                                     Find&& find) {
+                                     Find&& find, Predict&& predict = {}) {
     wire::ReadStream s(data);
     SnapshotHeader& head = m;
     Framed<SnapshotHeader> f{&head};
-    const bool ok = serialize(s, f) && read_snapshot_entities(s, m.sequence, m, find, m.baseline_missing);
+    const bool ok =
+        serialize(s, f) && read_snapshot_entities(s, m.sequence, m, find, m.baseline_missing, predict);
     return wire::finish_read(s, ok);
 }
 

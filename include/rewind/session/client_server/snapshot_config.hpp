@@ -16,6 +16,12 @@ struct SnapshotConfig {
     int budget_bytes = 1200;    ///< most bytes of one snapshot message; 0 = only the transport's limit
     float near_weight = 1.0f;   ///< priority gained per snapshot by an entity next to the client, > 0
     float far_weight = 0.25f;   ///< ... by one at the edge of the area of interest, (0, near_weight]
+    /// Code each entity against its baseline advanced by the game's G::predict_entity (when it has one);
+    /// false: against the plain baseline value (the previous codec, kept to measure against).
+    bool predicted_deltas = true;
+    /// Range-code the entity list (wire::RangeWriteStream, adaptive models that start afresh in every
+    /// snapshot); false: bit-packed (the previous codec, kept to measure against).
+    bool range_coded = true;
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

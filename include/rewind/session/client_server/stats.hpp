@@ -54,7 +54,9 @@ struct ServerClientStats {
     std::uint64_t snapshot_entities_total = 0;  ///< relevant entities summed over its snapshots
     std::uint64_t snapshots_with_baseline = 0;  ///< snapshots delta-coded against an acknowledged one
     std::uint64_t entities_left_out_total = 0;  ///< relevant entities the byte budget postponed, summed
-    std::uint64_t events_sent = 0;              ///< reliable events sent to it
+    std::uint64_t snapshot_unpredicted_bytes_total =
+        0;  ///< what snapshot_bytes_total would be with the lists coded against the plain baseline
+    std::uint64_t events_sent = 0;  ///< reliable events sent to it
 };
 
 /// The server as a whole.

@@ -137,6 +137,67 @@ TEST(CsMessages, SnapshotRoundTripAndTruncations) {
     expect_every_truncation_fails<Snapshot>(bytes);
 }
 
+TEST(CsMessages, TheSnapshotHeaderIsShortWhenTheClientHoldsATickNearIt) {
+    const auto header_bits = [](cs::SnapshotHeader h) {
+        cs::Framed<cs::SnapshotHeader> f{&h};
+        return rwd::wire::measure_bits(f);
+    };
+    cs::SnapshotHeader h;
+    h.sequence = 900;
+    h.server_tick = rwd::Tick{0xFFFFFFF0u};  // about to wrap
+    h.has_input = true;
+    h.last_input_tick = h.server_tick;
+    h.arrival_offset_us = 50'000;
+    h.input_buffer_depth = 4;
+    h.input_buffer_target = 4;
+    h.pong_time = 0x12345678u;
+    h.pong_hold_us = 9000;
+    const std::size_t full = header_bits(h);
+    h.has_tick_reference = true;
+    h.tick_reference = rwd::Tick{0xFFFFFFE2u};  // the acknowledged snapshot, 14 ticks before
+    const std::size_t short_bits = header_bits(h);
+    EXPECT_EQ(full - short_bits, 32u - 12u);
+    EXPECT_LE((short_bits + 7) / 8, 14u);  // was 23 bytes with every field at full width
+    // The client expands the low bits against the newest tick it holds, wherever that lies near it (even
+    // past the wrap, or newer than this snapshot when reordered).
+    std::vector<std::uint8_t> bytes;
+    {
+        cs::SnapshotHeader w = h;
+        cs::Framed<cs::SnapshotHeader> f{&w};
+        bytes.resize((rwd::wire::measure_bits(f) + 7) / 8);
+        rwd::wire::WriteStream ws{std::span<std::uint8_t>(bytes)};
+        ASSERT_TRUE(serialize(ws, f));
+        ws.flush();
+    }
+    for (const std::uint32_t ref : {0xFFFFFFE2u, 0xFFFFFFF0u, 0x00000005u, 0xFFFFF800u, 0x000007F0u}) {
+        cs::SnapshotHeader r;
+        r.has_tick_reference = true;
+        r.tick_reference = rwd::Tick{ref};
+        cs::Framed<cs::SnapshotHeader> f{&r};
+        rwd::wire::ReadStream rs(bytes);
+        ASSERT_TRUE(serialize(rs, f)) << ref;
+        EXPECT_EQ(r.server_tick, h.server_tick) << ref;
+        EXPECT_EQ(r.last_input_tick, h.last_input_tick) << ref;
+        EXPECT_EQ(r.input_buffer_depth, 4) << ref;
+        EXPECT_EQ(r.pong_time, h.pong_time & ((1u << cs::kPongTimeBits) - 1u)) << ref;
+        EXPECT_EQ(r.pong_hold_us, 9000u) << ref;
+    }
+    // A client holding no snapshot cannot expand it: refused, not guessed.
+    cs::SnapshotHeader none;
+    cs::Framed<cs::SnapshotHeader> f{&none};
+    rwd::wire::ReadStream rs(bytes);
+    EXPECT_FALSE(serialize(rs, f));
+    EXPECT_EQ(rs.error(), rwd::Errc::malformed);
+    // A reference too far behind (or ahead of) the tick sends it in full.
+    h.tick_reference = rwd::Tick{h.server_tick.value - 3000};
+    EXPECT_EQ(header_bits(h), full);
+    h.tick_reference = rwd::Tick{h.server_tick.value + 1};
+    EXPECT_EQ(header_bits(h), full);
+    // A ping held longer than the field holds is not echoed at all rather than echoed wrong.
+    h.pong_hold_us = cs::kMaxPongHoldUs + 1;
+    EXPECT_LT(header_bits(h), full - cs::kPongTimeBits);
+}
+
 TEST(CsMessages, EventDisconnectChatRoundTrip) {
     auto ev = sample_event();
     auto bytes = encode(ev);

@@ -20,6 +20,18 @@ using Snapshot = cs::SnapshotPacket<Record>;
 using rwd::Micros;
 using rwd::Tick;
 
+/// Whether a snapshot datagram's server tick is in the short form (it does not decode without a reference).
+bool short_tick(std::span<const std::uint8_t> data) {
+    rwd::wire::ReadStream s(data);
+    cs::SnapshotHeader head;
+    cs::Framed<cs::SnapshotHeader> f{&head};
+    return !serialize(s, f) && s.error() == rwd::Errc::malformed;
+}
+
+/// Whether a snapshot datagram's entity list is range-coded: its reference encoding with and without the
+/// coder decides (the flag sits right after the header and the age).
+bool coded_section(std::span<const std::uint8_t> data);
+
 std::vector<std::uint8_t> encode(Snapshot& s) {
     std::vector<std::uint8_t> out;
     EXPECT_TRUE(cs::encode_message(s, out).ok());
@@ -67,7 +79,8 @@ TEST(SnapshotWire, ServerWritesExactlyTheReferenceEncoding) {
     auto* raw = m.net->create_endpoint(raw_addr).value();
     const auto server = raw->connect(m.server_addr).value();
     std::map<std::uint16_t, std::vector<Record>> held;
-    int compared = 0;
+    cs::RangeSectionScratch range;
+    int compared = 0, range_coded = 0;
     int with_baseline = 0;
     bool has_ack = false;
     Tick ack{};
@@ -91,6 +104,9 @@ TEST(SnapshotWire, ServerWritesExactlyTheReferenceEncoding) {
             const auto type = cs::peek_message_type(ev.data);
             if (!type.ok() || type.value() != cs::MessageType::snapshot) continue;
             Snapshot got;
+            // A short server tick is expanded against the newest snapshot held, as the client does.
+            got.has_tick_reference = has_ack;
+            got.tick_reference = ack;
             const auto finder = [&](std::uint16_t s) -> const std::vector<Record>* {
                 const auto it = held.find(s);
                 return it == held.end() ? nullptr : &it->second;
@@ -98,9 +114,15 @@ TEST(SnapshotWire, ServerWritesExactlyTheReferenceEncoding) {
             ASSERT_TRUE(cs::decode_snapshot(ev.data, got, finder).ok());
             Snapshot again = got;
             again.baseline = got.baseline;
+            // The server wrote the short tick against the newest ack it had; the same bytes come from any
+            // reference just before the tick when it did, and from none when it did not.
+            again.has_tick_reference = short_tick(ev.data);
+            again.tick_reference = got.server_tick - 1;
+            again.range = coded_section(ev.data) ? &range : nullptr;  // the server range-codes by default
             const std::vector<std::uint8_t> data(ev.data.begin(), ev.data.end());
             ASSERT_EQ(encode(again), data) << "snapshot " << got.sequence;
             ++compared;
+            range_coded += again.range != nullptr ? 1 : 0;
             with_baseline += got.baseline_age != 0 ? 1 : 0;
             held[got.sequence] = got.entities;
             has_ack = true;
@@ -120,6 +142,69 @@ TEST(SnapshotWire, ServerWritesExactlyTheReferenceEncoding) {
     }
     EXPECT_GT(compared, 60);
     EXPECT_GT(with_baseline, compared / 2);  // most are deltas against an acknowledged baseline
+    EXPECT_EQ(range_coded, compared);        // every one range-coded (SnapshotConfig::range_coded)
+}
+
+bool coded_section(std::span<const std::uint8_t> data) {
+    // Read the header and the section prefix the way the client does, stopping at the coding flag.
+    rwd::wire::ReadStream s(data);
+    cs::SnapshotHeader head;
+    head.has_tick_reference = true;  // any: only the bits' layout matters here
+    cs::Framed<cs::SnapshotHeader> f{&head};
+    std::uint8_t age = 0;
+    bool predicted = false, coded = false;
+    if (!serialize(s, f) || !rwd::wire::serialize_int(s, age, std::uint8_t{0}, std::uint8_t{64}))
+        return false;
+    if (age != 0 && !rwd::wire::serialize_bool(s, predicted)) return false;
+    return rwd::wire::serialize_bool(s, coded) && coded;
+}
+
+TEST(SnapshotWire, ARangeCodedListRoundTripsAndIsSmallerThanTheBitPackedOne) {
+    std::vector<Record> base;
+    for (std::uint32_t i = 0; i < 40; ++i)
+        base.push_back({i * 2, {static_cast<std::int32_t>(i * 100), static_cast<std::int32_t>(i), 0}});
+    Snapshot s;
+    s.sequence = 70;
+    s.server_tick = Tick{1000};
+    s.baseline_age = 2;
+    s.baseline = base;
+    s.entities = base;
+    for (std::size_t i = 0; i < s.entities.size(); i += 3) s.entities[i].snap.x += 7;  // a third moved a bit
+    s.entities.push_back({500, {1, 2, 3}});
+    const auto plain = encode(s);
+    cs::RangeSectionScratch range;
+    s.range = &range;
+    const auto coded = encode(s);
+    EXPECT_LT(coded.size(), plain.size());
+    EXPECT_TRUE(coded_section(coded));
+    EXPECT_FALSE(coded_section(plain));
+    const auto finder = [&](std::uint16_t) -> const std::vector<Record>* { return &base; };
+    Snapshot got;
+    ASSERT_TRUE(cs::decode_snapshot(coded, got, finder).ok());
+    ASSERT_EQ(got.entities.size(), s.entities.size());
+    for (std::size_t i = 0; i < s.entities.size(); ++i) {
+        EXPECT_EQ(got.entities[i].id, s.entities[i].id);
+        EXPECT_EQ(got.entities[i].snap, s.entities[i].snap);
+    }
+    // A range-coded list has no field lengths to run out of: a cut can decode to some other, valid list (the
+    // datagram's own integrity check, UDP's or the transport's, is what catches a damaged one). What holds:
+    // nothing crashes, a refusal changes nothing, and nearly every cut is refused.
+    int refused = 0;
+    for (std::size_t n = 0; n < coded.size(); ++n) {
+        Snapshot t;
+        t.entities = {{9, {9, 9, 9}}};
+        const std::vector<std::uint8_t> cut(coded.begin(), coded.begin() + static_cast<std::ptrdiff_t>(n));
+        const bool ok = cs::decode_snapshot(cut, t, finder).ok();
+        refused += ok ? 0 : 1;
+        if (ok) {
+            EXPECT_NE(t.entities.size(), 0u) << n;
+        }
+    }
+    EXPECT_GE(refused, static_cast<int>(coded.size()) - 2);
+    auto longer = coded;
+    longer.push_back(0);
+    Snapshot t;
+    EXPECT_FALSE(cs::decode_snapshot(longer, t, finder).ok());
 }
 
 }  // namespace

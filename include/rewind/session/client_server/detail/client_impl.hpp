@@ -41,7 +41,7 @@ template <ReplicatedGame G>
 bool Client<G>::read_snapshot_entities(wire::ReadStream& s, const SnapshotHeader& head,
                                        bool& baseline_missing) {
     // The baseline it names comes from what we decoded before.
-    return receiver_.read_entities(s, head.sequence, incoming_, baseline_missing);
+    return receiver_.read_entities(s, head.sequence, head.server_tick, incoming_, baseline_missing);
 }
 
 template <ReplicatedGame G>

@@ -27,10 +27,11 @@ namespace rwd::client_server {
 
 /// What one snapshot's entity section carried (for the per-client stats).
 struct SnapshotSectionStats {
-    std::uint32_t relevant = 0;   ///< entities relevant to the client
-    std::uint32_t left_out = 0;   ///< relevant entities the byte budget postponed (stale or deferred)
-    bool has_baseline = false;    ///< delta-coded against an acknowledged snapshot
-    std::size_t header_bits = 0;  ///< bits of the message before the entity section
+    std::uint32_t relevant = 0;         ///< entities relevant to the client
+    std::uint32_t left_out = 0;         ///< relevant entities the byte budget postponed (stale or deferred)
+    bool has_baseline = false;          ///< delta-coded against an acknowledged snapshot
+    std::size_t header_bits = 0;        ///< bits of the message before the entity section
+    std::size_t unpredicted_bytes = 0;  ///< bytes of the message with the section coded without prediction
 };
 
 /// The game side of a server, as the core sees it: Server<G> implements it and translates at this one place.

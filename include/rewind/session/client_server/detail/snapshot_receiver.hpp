@@ -22,15 +22,31 @@ public:
 
     /// Forgets every stored snapshot (a new connection).
     void reset() { window_.reset(); }
-    /// Reads the entity section of the snapshot with `sequence` from `s` into `entities`, resolving its
-    /// baseline among the snapshots accepted before (`baseline_missing` when it is not held).
-    [[nodiscard]] bool read_entities(wire::ReadStream& s, std::uint16_t sequence,
-                                     SnapshotEntities<EntityRecord>& entities, bool& baseline_missing) const {
+    /// Reads the entity section of the snapshot with `sequence` for `server_tick` from `s` into `entities`,
+    /// resolving its baseline among the snapshots accepted before (`baseline_missing` when it is not held)
+    /// and advancing it by the game's prediction (G::predict_entity) from the baseline's tick to
+    /// `server_tick`.
+    [[nodiscard]] bool read_entities(wire::ReadStream& s, std::uint16_t sequence, Tick server_tick,
+                                     SnapshotEntities<EntityRecord>& entities, bool& baseline_missing) {
         const auto find = [this](std::uint16_t seq) -> const std::vector<EntityRecord>* {
             const auto* e = window_.find(seq);
             return e ? &e->entities : nullptr;
         };
-        return read_snapshot_entities(s, sequence, entities, find, baseline_missing);
+        const auto predict = [this, server_tick](std::uint16_t seq, std::span<const EntityRecord> base,
+                                                 std::span<const EntityRecord>& ref) {
+            if constexpr (HasEntityPrediction<G>) {
+                const auto* e = window_.find(seq);
+                if (e == nullptr) return false;
+                const std::int32_t ticks = sync::prediction_ticks(std::int64_t{server_tick - e->tick});
+                sync::predict_records(base, ticks, &G::predict_entity, reference_);
+                ref = std::span<const EntityRecord>(reference_);
+                return true;
+            } else {
+                (void)this, (void)seq, (void)base, (void)ref, (void)server_tick;
+                return false;  // this game has no prediction
+            }
+        };
+        return read_snapshot_entities(s, sequence, entities, find, baseline_missing, predict, &range_);
     }
     /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the
     /// list to show: each stale entity takes the value in `shown` (what the client showed last), which is
@@ -44,6 +60,8 @@ public:
 
 private:
     sync::SnapshotWindow<EntityRecord> window_{sync::kMaxSnapshotWindow};
+    std::vector<EntityRecord> reference_;  // the baseline advanced by the prediction (scratch of a read)
+    RangeSectionScratch range_;            // the range decoder of the entity lists
 };
 
 }  // namespace rwd::client_server

@@ -53,6 +53,8 @@ public:
           planner_(planner_config(config)),
           clients_(static_cast<std::size_t>(std::max(max_clients, 0))) {
         for (auto& c : clients_) c.reset(static_cast<std::size_t>(config.window));
+        if constexpr (HasEntityPrediction<G>)
+            if (config.predicted_deltas) planner_.set_predictor(&G::predict_entity);
         wire::MeasureStream m;
         SnapshotEntities<EntityRecord> empty;
         (void)write_snapshot_entities(m, empty);
@@ -76,6 +78,7 @@ public:
         world_ = &world;
         positions_.clear();
         weights_.clear();
+        remote_.clear();
         for (const EntityRecord& e : world) {
             if constexpr (HasEntityPosition<G>)
                 positions_.push_back(G::entity_position(e.snap));
@@ -84,8 +87,16 @@ public:
                                                      static_cast<std::int32_t>(e.snap.y)});
             if constexpr (HasReplicationWeight<G>)
                 weights_.push_back(static_cast<float>(G::replication_weight(e.snap)));
+            if constexpr (HasRemoteView<G>) {
+                remote_.push_back(e);
+                remote_.back().snap = G::remote_view(e.snap);
+            }
         }
-        planner_.set_world(std::span<const EntityRecord>(world), positions_, weights_);
+        if constexpr (HasRemoteView<G>)
+            planner_.set_world(std::span<const EntityRecord>(remote_), positions_, weights_,
+                               std::span<const EntityRecord>(world));
+        else
+            planner_.set_world(std::span<const EntityRecord>(world), positions_, weights_);
     }
 
     /// Writes the entity section of `slot`'s snapshot (whose header `head`, `head_bits` long, is already in
@@ -106,13 +117,20 @@ public:
         const auto it = std::lower_bound(w.begin(), w.end(), own,
                                          [](const EntityRecord& e, std::uint32_t id) { return e.id < id; });
         const int viewer = it != w.end() && it->id == own ? static_cast<int>(it - w.begin()) : -1;
+        planner_.set_now(head.server_tick);
         planner_.plan(client, head.sequence, viewer, plan_, relevance_, relevance_user_, slot);
-        if (!write_entity_section(s, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale))
+        if (!write_entity_section(s, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale,
+                                  std::span<const EntityRecord>(plan_.reference),
+                                  config_.range_coded ? &range_ : nullptr))
             return false;
         out.relevant = plan_.stats.relevant;
         out.left_out = plan_.stats.stale + plan_.stats.deferred;
         out.has_baseline = plan_.stats.has_baseline;
         out.header_bits = header_bits_;
+        // The same section coded without the prediction (the previous codec), to measure what it saves.
+        wire::MeasureStream plain;
+        (void)write_entity_section(plain, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale);
+        out.unpredicted_bytes = (head_bits + plain.bits_used() + 7) / 8;
         return true;
     }
 
@@ -147,6 +165,8 @@ private:
     const std::vector<EntityRecord>* world_ = nullptr;
     std::vector<sync::GridPoint> positions_;
     std::vector<float> weights_;
+    std::vector<EntityRecord> remote_;  // the world as clients other than an entity's owner receive it
+    RangeSectionScratch range_;         // the range coder of the entity lists
     sync::SnapshotPlan<EntityRecord> plan_;
     sync::RelevanceFn<EntityRecord> relevance_ = nullptr;
     void* relevance_user_ = nullptr;
