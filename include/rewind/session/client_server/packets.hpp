@@ -39,6 +39,7 @@ struct InputPacket {
 /// keeps one and reuses it for every snapshot).
 struct RangeSectionScratch {
     std::vector<std::uint8_t> bytes;               ///< the coded list
+    std::vector<std::uint8_t> canonical;           ///< a reader's re-encoding of what it decoded
     std::optional<wire::RangeWriteStream> writer;  ///< re-made per section: every section decodes on its own
     std::optional<wire::RangeReadStream> reader;   ///< ditto
 };
@@ -58,6 +59,9 @@ struct SnapshotEntities {
     std::span<const EntityRecord> reference{};
     /// Not on the wire: a writer that sets it range-codes the list with it (null: bit-packed).
     RangeSectionScratch* range = nullptr;
+    /// Whether the list is range-coded: a reader sets it; a writer with it set and no `range` range-codes the
+    /// list with a scratch of its own (so what was read re-encodes to the same bytes).
+    bool range_coded = false;
 };
 
 /// Most bytes a range-coded entity list may take when only measured (a real datagram bounds it first).
@@ -190,7 +194,10 @@ bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const 
 /// Writes (or measures) the entity section of `m` (write_entity_section).
 template <class Stream, class EntityRecord>
 bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
-    return write_entity_section(s, m.baseline_age, m.baseline, m.entities, m.stale, m.reference, m.range);
+    std::unique_ptr<RangeSectionScratch> local;
+    RangeSectionScratch* range = m.range;
+    if (range == nullptr && m.range_coded) range = (local = std::make_unique<RangeSectionScratch>()).get();
+    return write_entity_section(s, m.baseline_age, m.baseline, m.entities, m.stale, m.reference, range);
 }
 
 /// Reads the entity section of the snapshot with `sequence`. `find(baseline_sequence)` returns the entity
@@ -207,6 +214,7 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
     baseline_missing = false;
     m.baseline = {};
     m.reference = {};
+    m.range_coded = false;
     if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
                              static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
         return false;
@@ -225,6 +233,7 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
     }
     bool coded = false;
     if (!wire::serialize_bool(s, coded)) return false;
+    m.range_coded = coded;
     if (!coded)
         return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities,
                                             m.reference);
@@ -242,6 +251,15 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
                                       m.reference) ||
         !r.finish())
         return s.fail(r.error() == Errc::length_too_long ? Errc::length_too_long : Errc::malformed), false;
+    // Several byte strings decode to the same list (the coder's last bytes have slack): only the one the
+    // writer produces is accepted, so every list has one encoding.
+    range->canonical.resize(range->bytes.size());
+    auto& w = range->writer.emplace(std::span<std::uint8_t>(range->canonical));
+    if (!sync::serialize_entity_delta(w, m.baseline, m.entities, m.stale, kMaxSnapshotEntities, m.reference))
+        return s.fail(Errc::malformed), false;
+    w.flush();
+    if (!w.ok() || !std::equal(w.data().begin(), w.data().end(), range->bytes.begin(), range->bytes.end()))
+        return s.fail(Errc::malformed), false;
     return true;
 }
 
