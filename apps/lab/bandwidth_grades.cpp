@@ -83,6 +83,7 @@ void BandwidthMeter::add_client(const cs::ServerClientStats& sv, int snapshot_ra
     entities_ += static_cast<double>(sv.snapshot_entities_total);
     with_baseline_ += static_cast<double>(sv.snapshots_with_baseline);
     left_out_ += static_cast<double>(sv.entities_left_out_total);
+    budget_limited_ += static_cast<double>(sv.snapshots_budget_limited);
 }
 
 void BandwidthMeter::finish(BandwidthFigures& out) const {
@@ -93,6 +94,7 @@ void BandwidthMeter::finish(BandwidthFigures& out) const {
         out.unpredicted_payload_bytes_per_snapshot = unpredicted_bytes_ / snapshots_;
         out.relevant_per_snapshot = entities_ / snapshots_;
         out.baseline_share = with_baseline_ / snapshots_;
+        out.budget_limited_share = budget_limited_ / snapshots_;
     }
     if (entities_ > 0) {
         out.bits_per_entity = entity_bits_ / entities_;
@@ -117,6 +119,9 @@ cs::SnapshotConfig lab_snapshot_config() {
     // 32 kbit/s at 30 snapshots/s is 133 bytes per datagram; minus 28 B UDP/IP and the simulated transport's
     // header that leaves about 95 bytes of snapshot message: the priorities decide what fits.
     c.budget_bytes = 95;
+    // A safety valve, not the normal path: 95 bytes a snapshot on average, up to four snapshots' worth at
+    // once, so a join or a burst of respawns and rockets goes out whole while the mean stays in the goal.
+    c.burst_bytes = 4 * c.budget_bytes;
     return c;
 }
 
@@ -143,15 +148,16 @@ void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
     i.need(b.outside_aoi_seen > 0, "no entity outside an area of interest to check");
     i.need(b.outside_aoi_received == 0, "%llu entities outside the AoI held",
            static_cast<unsigned long long>(b.outside_aoi_received));
-    v.add(
-        "- Delta compression",
-        fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
-            "%.0f%% of full "
-            "(%.0f B), %.0f%% of entities postponed by the budget; payload %.0f B (previous codec %.0f B)",
-            pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot,
-            b.bits_per_entity, 100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot,
-            100.0 * b.left_out_share, b.payload_bytes_per_snapshot, b.unpredicted_payload_bytes_per_snapshot),
-        "median <= 32 kbps at 64 players", d);
+    v.add("- Delta compression",
+          fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
+              "%.0f%% of full "
+              "(%.0f B), %.0f%% of entities postponed by the budget (in %.0f%% of snapshots); payload %.0f B "
+              "(previous codec %.0f B)",
+              pass64.players, b.snapshot_kbps.median, b.snapshot_kbps.p95, b.wire_bytes_per_snapshot,
+              b.bits_per_entity, 100.0 * b.ratio_vs_full, b.full_wire_bytes_per_snapshot,
+              100.0 * b.left_out_share, 100.0 * b.budget_limited_share, b.payload_bytes_per_snapshot,
+              b.unpredicted_payload_bytes_per_snapshot),
+          "median <= 32 kbps at 64 players", d);
     v.add("- Interest management",
           fmt("%llu of %llu entities outside the AoI held by the client; %llu of %llu inside not (yet) held",
               static_cast<unsigned long long>(b.outside_aoi_received),

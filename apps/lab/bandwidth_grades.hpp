@@ -42,7 +42,7 @@ private:
     double full_wire_bytes_ = 0, full_samples_ = 0;
     std::vector<double> kbps_;
     double wire_bytes_ = 0, payload_bytes_ = 0, unpredicted_bytes_ = 0, snapshots_ = 0, entity_bits_ = 0,
-           entities_ = 0, with_baseline_ = 0, left_out_ = 0;
+           entities_ = 0, with_baseline_ = 0, left_out_ = 0, budget_limited_ = 0;
     std::uint64_t interest_checks_ = 0, outside_received_ = 0, inside_missing_ = 0, inside_total_ = 0,
                   outside_total_ = 0;
 };

@@ -245,6 +245,7 @@ struct BandwidthFigures {
     double relevant_per_snapshot = 0;  ///< entities relevant to a client (area of interest)
     double baseline_share = 0;         ///< snapshots delta-coded against an acknowledged baseline
     double left_out_share = 0;         ///< relevant entities the byte budget postponed
+    double budget_limited_share = 0;   ///< snapshots in which the budget postponed something
     double full_wire_bytes_per_snapshot =
         0;                     ///< a full quantized snapshot (every entity, no baseline), same headers
     double ratio_vs_full = 0;  ///< wire bytes per snapshot / full
@@ -258,8 +259,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_sn
                                    max_snapshot_bytes, snapshot_kbps, wire_bytes_per_snapshot,
                                    payload_bytes_per_snapshot, unpredicted_payload_bytes_per_snapshot,
                                    bits_per_entity, relevant_per_snapshot, baseline_share, left_out_share,
-                                   full_wire_bytes_per_snapshot, ratio_vs_full, interest_checks,
-                                   outside_aoi_seen, outside_aoi_received, inside_aoi_seen,
+                                   budget_limited_share, full_wire_bytes_per_snapshot, ratio_vs_full,
+                                   interest_checks, outside_aoi_seen, outside_aoi_received, inside_aoi_seen,
                                    inside_aoi_missing)
 
 /// One sample of the per-client overlay figures, for the charts.

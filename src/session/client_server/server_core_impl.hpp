@@ -33,9 +33,11 @@ struct ServerCore::Impl {
         bool has_applied = false;
         Tick last_applied_tick{};
         std::uint16_t snapshot_sequence = 0;
-        bool has_sent_snapshot = false;  // a snapshot went out (last_snapshot_tick is valid)
-        Tick last_snapshot_tick{};       // the server tick of the newest snapshot sent to it
-        bool has_snapshot_ack = false;   // it acknowledged a snapshot (snapshot_ack is valid)
+        bool has_sent_snapshot = false;       // a snapshot went out (last_snapshot_tick is valid)
+        bool has_allowance = false;           // snapshot_allowance is set (a burst budget is in use)
+        std::int64_t snapshot_allowance = 0;  // bytes its snapshots may still use (may dip below 0 once)
+        Tick last_snapshot_tick{};            // the server tick of the newest snapshot sent to it
+        bool has_snapshot_ack = false;        // it acknowledged a snapshot (snapshot_ack is valid)
         Tick snapshot_ack{};  // the newest snapshot tick it acknowledged, never past the newest sent
         std::uint32_t event_sequence = 0;
         bool has_client_id = false;  // from its connect token, when tokens are required

@@ -45,8 +45,17 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     const bool head_ok = serialize(out, framed);
     const std::size_t head_bits = out.bits_used();
     std::size_t budget = max_size;
-    if (config.snapshots.budget_bytes > 0)
-        budget = std::min(budget, static_cast<std::size_t>(config.snapshots.budget_bytes));
+    const auto& sc = config.snapshots;
+    if (sc.budget_bytes > 0 && sc.burst_bytes > 0) {
+        // A rate with a burst: the allowance grows by budget_bytes a snapshot up to burst_bytes.
+        s.snapshot_allowance =
+            s.has_allowance ? std::min<std::int64_t>(sc.burst_bytes, s.snapshot_allowance + sc.budget_bytes)
+                            : sc.burst_bytes;  // a new client starts with the whole burst
+        s.has_allowance = true;
+        budget = std::min(budget, static_cast<std::size_t>(std::max<std::int64_t>(s.snapshot_allowance, 0)));
+    } else if (sc.budget_bytes > 0) {
+        budget = std::min(budget, static_cast<std::size_t>(sc.budget_bytes));
+    }
     SnapshotSectionStats section;
     const bool ok = head_ok && game.write_snapshot_entities(slot, head, head_bits, budget, out, section);
     if (!ok || !out.ok()) {
@@ -64,6 +73,7 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     }
     game.commit_snapshot(slot, head);
     s.has_sent_snapshot = true;
+    if (s.has_allowance) s.snapshot_allowance -= static_cast<std::int64_t>(buffer.size());
     s.last_snapshot_tick = head.server_tick;
     ServerClientStats& st = s.stats;
     st.snapshot_wire_bytes_total += buffer.size() + datagram_overhead;
@@ -71,6 +81,7 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     st.snapshot_entities_total += section.relevant;
     st.snapshots_with_baseline += section.has_baseline ? 1 : 0;
     st.entities_left_out_total += section.left_out;
+    st.snapshots_budget_limited += section.left_out > 0 ? 1 : 0;
     st.snapshot_unpredicted_bytes_total += section.unpredicted_bytes;
     st.bytes_sent += buffer.size();
     ++st.snapshots_sent;

@@ -15,6 +15,8 @@ Status SnapshotConfig::validate() const {
         return Error{Errc::invalid_config, "snapshots.cell_size_m must be in (0, 1e6]"};
     if (budget_bytes < 0 || budget_bytes > 65535)
         return Error{Errc::invalid_config, "snapshots.budget_bytes must be 0..65535"};
+    if (burst_bytes != 0 && (budget_bytes == 0 || burst_bytes < budget_bytes || burst_bytes > 65535))
+        return Error{Errc::invalid_config, "snapshots.burst_bytes must be 0 or budget_bytes..65535"};
     if (!(near_weight > 0.0f && near_weight <= 1e6f))
         return Error{Errc::invalid_config, "snapshots.near_weight must be in (0, 1e6]"};
     if (!(far_weight > 0.0f && far_weight <= near_weight))

@@ -14,8 +14,13 @@ struct SnapshotConfig {
     double aoi_radius_m = 0.0;  ///< area-of-interest radius in metres around the client's own entity; 0 = all
     double cell_size_m = 8.0;   ///< interest grid cell side in metres, > 0 (about half the radius is good)
     int budget_bytes = 1200;    ///< most bytes of one snapshot message; 0 = only the transport's limit
-    float near_weight = 1.0f;   ///< priority gained per snapshot by an entity next to the client, > 0
-    float far_weight = 0.25f;   ///< ... by one at the edge of the area of interest, (0, near_weight]
+    /// With burst_bytes > 0, budget_bytes is a rate instead: the bytes per snapshot a client's allowance
+    /// grows by, and burst_bytes what it holds at most (budget_bytes..65535). A snapshot may use the whole
+    /// allowance and spends what it uses, so a join or a mass respawn goes out at once while the mean stays
+    /// at budget_bytes per snapshot; 0: every snapshot is held to budget_bytes.
+    int burst_bytes = 0;
+    float near_weight = 1.0f;  ///< priority gained per snapshot by an entity next to the client, > 0
+    float far_weight = 0.25f;  ///< ... by one at the edge of the area of interest, (0, near_weight]
     /// Code each entity against its baseline advanced by the game's G::predict_entity (when it has one);
     /// false: against the plain baseline value (the previous codec, kept to measure against).
     bool predicted_deltas = true;

@@ -51,9 +51,10 @@ struct ServerClientStats {
     double snapshot_kbps = 0.0;  ///< snapshot rate to it with those headers, kbit/s (mean so far)
     std::uint64_t snapshot_entity_bits_total =
         0;  ///< bits of the entity lists (bits per entity = / entities_total)
-    std::uint64_t snapshot_entities_total = 0;  ///< relevant entities summed over its snapshots
-    std::uint64_t snapshots_with_baseline = 0;  ///< snapshots delta-coded against an acknowledged one
-    std::uint64_t entities_left_out_total = 0;  ///< relevant entities the byte budget postponed, summed
+    std::uint64_t snapshot_entities_total = 0;   ///< relevant entities summed over its snapshots
+    std::uint64_t snapshots_with_baseline = 0;   ///< snapshots delta-coded against an acknowledged one
+    std::uint64_t entities_left_out_total = 0;   ///< relevant entities the byte budget postponed, summed
+    std::uint64_t snapshots_budget_limited = 0;  ///< snapshots in which the byte budget postponed something
     std::uint64_t snapshot_unpredicted_bytes_total =
         0;  ///< what snapshot_bytes_total would be with the lists coded against the plain baseline
     std::uint64_t events_sent = 0;  ///< reliable events sent to it
