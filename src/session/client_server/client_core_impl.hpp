@@ -74,6 +74,7 @@ public:
     std::uint16_t input_sequence_ = 0;
     bool has_snapshot_ = false;
     Tick newest_snapshot_tick_{};
+    std::uint16_t newest_snapshot_seq_ = 0;  // the sequence of that snapshot
     bool has_seq_ = false;
     std::uint16_t newest_seq_ = 0;
     std::uint64_t seq_received_window_ = 0;

@@ -105,13 +105,17 @@ void ClientCore::Impl::on_snapshot(std::span<const std::uint8_t> data, Micros no
             ++stats_.malformed;
         return;
     }
-    if (has_snapshot_ && head.server_tick <= newest_snapshot_tick_) {
+    // A tick is only as trustworthy as its sequence: a datagram far older than the newest snapshot could
+    // expand its short tick to a later one, but never its sequence.
+    if (has_snapshot_ &&
+        (head.server_tick <= newest_snapshot_tick_ || seq_diff(head.sequence, newest_snapshot_seq_) <= 0)) {
         ++stats_.snapshots_stale;  // reordered or duplicated: a newer state is already in
         return;
     }
     on_snapshot_header(head, now);
     has_snapshot_ = true;
     newest_snapshot_tick_ = head.server_tick;
+    newest_snapshot_seq_ = head.sequence;
     game_.accept_snapshot(head, phase_ == ClientPhase::playing, now);
 }
 

@@ -35,7 +35,7 @@ struct ServerCore::Impl {
         std::uint16_t snapshot_sequence = 0;
         bool has_sent_snapshot = false;       // a snapshot went out (last_snapshot_tick is valid)
         bool has_allowance = false;           // snapshot_allowance is set (a burst budget is in use)
-        std::int64_t snapshot_allowance = 0;  // bytes its snapshots may still use (may dip below 0 once)
+        std::int64_t snapshot_allowance = 0;  // bytes its snapshots may still use (owes at most one budget)
         Tick last_snapshot_tick{};            // the server tick of the newest snapshot sent to it
         bool has_snapshot_ack = false;        // it acknowledged a snapshot (snapshot_ack is valid)
         Tick snapshot_ack{};  // the newest snapshot tick it acknowledged, never past the newest sent

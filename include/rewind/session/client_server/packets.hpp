@@ -155,8 +155,9 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
 /// Writes (or measures) an entity section: the baseline age in 7 bits (0..64); with a baseline, one bit:
 /// whether each entity is coded against its baseline value advanced by the game's prediction (`reference`,
 /// same ids as `baseline`) or against the plain baseline value (`reference` empty); one bit: whether the list
-/// is range-coded (`range` given: then the stream is byte-aligned and the rest of the message is the list,
-/// wire::RangeWriteStream, models starting afresh); then `entities` with `stale` delta-coded that way
+/// is range-coded (`range` given and the coded list fits what is left of the stream: then the stream is
+/// byte-aligned and the rest of the message is the list, wire::RangeWriteStream, models starting afresh; a
+/// list that does not fit goes bit-packed); then `entities` with `stale` delta-coded that way
 /// (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
 template <class Stream, class EntityRecord>
 bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const EntityRecord> baseline,
@@ -173,18 +174,28 @@ bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const 
     bool predicted = !reference.empty();
     if (baseline_age != 0 && !wire::serialize_bool(s, predicted)) return false;
     bool coded = range != nullptr;
+    if (coded) {
+        // Coded for real first, even when only measuring (the size is the coder's, to the byte), into what
+        // is left of the message after the flag and the alignment. A list the coder cannot fit there (it
+        // costs a little more than packing on incompressible fields, and the budget is priced in packed
+        // bits) goes bit-packed instead.
+        const std::size_t pad = (8 - (s.bits_used() + 1) % 8) % 8;  // after the flag, to the byte
+        const std::size_t left = s.bits_remaining() >= 1 + pad ? (s.bits_remaining() - 1 - pad) / 8 : 0;
+        range->bytes.resize(std::min(left, kMaxRangeSectionBytes));
+        auto& w = range->writer.emplace(std::span<std::uint8_t>(range->bytes));
+        const bool ok =
+            sync::serialize_entity_delta(w, baseline, entities, stale, kMaxSnapshotEntities, reference);
+        w.flush();
+        if (!ok || !w.ok()) {
+            if (w.error() != Errc::out_of_space) return s.fail(w.error()), false;
+            coded = false;
+        }
+    }
     if (!wire::serialize_bool(s, coded)) return false;
     if (!coded)
         return sync::serialize_entity_delta(s, baseline, entities, stale, kMaxSnapshotEntities, reference);
     if (!wire::serialize_align(s)) return false;
-    // Coded for real even when only measuring: the size is the coder's, to the byte.
-    range->bytes.resize(std::min(s.bits_remaining() / 8, kMaxRangeSectionBytes));
-    auto& w = range->writer.emplace(std::span<std::uint8_t>(range->bytes));
-    if (!sync::serialize_entity_delta(w, baseline, entities, stale, kMaxSnapshotEntities, reference))
-        return s.fail(w.error()), false;
-    w.flush();
-    if (!w.ok()) return s.fail(w.error()), false;
-    for (const std::uint8_t byte : w.data()) {
+    for (const std::uint8_t byte : range->writer->data()) {
         std::uint32_t v = byte;
         if (!s.serialize_bits(v, 8)) return false;
     }
@@ -227,6 +238,8 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
         m.baseline = std::span<const EntityRecord>(*base);
         bool predicted = false;
         if (!wire::serialize_bool(s, predicted)) return false;
+        // An empty baseline has nothing to predict: its writer says 0 (one encoding per list).
+        if (predicted && m.baseline.empty()) return s.fail(Errc::malformed), false;
         if (predicted &&
             !predict(static_cast<std::uint16_t>(sequence - m.baseline_age), m.baseline, m.reference))
             return s.fail(Errc::malformed), false;

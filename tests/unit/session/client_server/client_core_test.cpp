@@ -146,6 +146,25 @@ TEST(ClientCore, SnapshotHeadersAreCountedAsUnknownBaselineMalformedOrStale) {
     EXPECT_EQ(d.client.newest_server_tick(), d.server_tick - 1);
 }
 
+TEST(ClientCore, ASnapshotWithAnOlderSequenceIsStaleWhateverTickItClaims) {
+    Driven d;
+    ASSERT_TRUE(d.run_until_playing());
+    const cs::ClientStats before = d.client.stats();
+    const Tick newest = d.client.newest_server_tick();
+    // A datagram from long ago: its sequence is older than the newest snapshot's, its tick far newer (as a
+    // short tick expanded against today's reference could come out).
+    Snapshot late = d.snap;
+    late.sequence = static_cast<std::uint16_t>(d.snap.sequence - 3);
+    late.server_tick = newest + 4096;
+    d.t.deliver(late);
+    d.now += Micros{1000};
+    d.client.update(d.now);
+    const cs::ClientStats& after = d.client.stats();
+    EXPECT_EQ(after.snapshots_stale, before.snapshots_stale + 1);
+    EXPECT_EQ(after.snapshots_received, before.snapshots_received);
+    EXPECT_EQ(d.client.newest_server_tick(), newest);
+}
+
 TEST(ClientCore, AcceptWithAnotherTickRateSaysGoodbyeAsBadProtocol) {
     Driven d(30);
     d.now += Micros{1000};
