@@ -122,6 +122,7 @@ cs::SnapshotConfig lab_snapshot_config() {
     // A safety valve, not the normal path: 95 bytes a snapshot on average, up to four snapshots' worth at
     // once, so a join or a burst of respawns and rockets goes out whole while the mean stays in the goal.
     c.burst_bytes = 4 * c.budget_bytes;
+    c.measure_previous_codec = true;  // the Delta compression row prints both sizes
     return c;
 }
 

@@ -27,6 +27,9 @@ struct SnapshotConfig {
     /// Range-code the entity list (wire::RangeWriteStream, adaptive models that start afresh in every
     /// snapshot); false: bit-packed (the previous codec, kept to measure against).
     bool range_coded = true;
+    /// Also measure every snapshot's list under the previous codec (bit-packed against the plain baseline)
+    /// into ServerClientStats::snapshot_unpredicted_bytes_total: one more pass over each list, for a lab.
+    bool measure_previous_codec = false;
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

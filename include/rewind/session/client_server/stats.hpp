@@ -56,7 +56,8 @@ struct ServerClientStats {
     std::uint64_t entities_left_out_total = 0;   ///< relevant entities the byte budget postponed, summed
     std::uint64_t snapshots_budget_limited = 0;  ///< snapshots in which the byte budget postponed something
     std::uint64_t snapshot_unpredicted_bytes_total =
-        0;  ///< what snapshot_bytes_total would be with the lists coded against the plain baseline
+        0;                          ///< what snapshot_bytes_total would be under the previous codec
+                                    ///< (SnapshotConfig::measure_previous_codec)
     std::uint64_t events_sent = 0;  ///< reliable events sent to it
 };
 

@@ -79,4 +79,21 @@ TEST(SnapshotBudget, ABurstAllowanceLetsAJoinThroughAndHoldsTheMeanToTheBudget) 
     }
 }
 
+TEST(SnapshotBudget, ThePreviousCodecIsMeasuredOnlyWhenAsked) {
+    for (const bool measure : {false, true}) {
+        cs::ServerConfig sc;
+        sc.snapshots.measure_previous_codec = measure;
+        toy::Match<> m(9, {}, sc);
+        m.connect_client();
+        ASSERT_TRUE(m.run_until_playing());
+        m.run(Micros{500'000});
+        const auto& st = m.server->client_stats(0);
+        ASSERT_GT(st.snapshots_sent, 5u);
+        if (measure)
+            EXPECT_GT(st.snapshot_unpredicted_bytes_total, st.snapshots_sent * 10) << "a header's worth each";
+        else
+            EXPECT_EQ(st.snapshot_unpredicted_bytes_total, 0u);
+    }
+}
+
 }  // namespace

@@ -127,10 +127,12 @@ public:
         out.left_out = plan_.stats.stale + plan_.stats.deferred;
         out.has_baseline = plan_.stats.has_baseline;
         out.header_bits = header_bits_;
-        // The same section coded without the prediction (the previous codec), to measure what it saves.
-        wire::MeasureStream plain;
-        (void)write_entity_section(plain, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale);
-        out.unpredicted_bytes = (head_bits + plain.bits_used() + 7) / 8;
+        if (config_.measure_previous_codec) {
+            // The same section under the previous codec, to measure what the new one saves.
+            wire::MeasureStream plain;
+            (void)write_entity_section(plain, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale);
+            out.unpredicted_bytes = (head_bits + plain.bits_used() + 7) / 8;
+        }
         return true;
     }
 
