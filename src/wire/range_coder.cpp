@@ -87,6 +87,28 @@ RangeModel::RangeModel() noexcept {
     for (detail::RangeSlot& slot : slots_) detail::fill_half(slot);
 }
 
+Status RangeModel::set(const RangeModelEntry& entry) noexcept {
+    if (!entry.valid()) return Errc::invalid_argument;
+    const std::uint32_t p =
+        std::clamp<std::uint32_t>(entry.probability, detail::kRangeMinProb, detail::kRangeMaxProb);
+    slots_[entry.group * kRangeOrdinals + entry.ordinal].at(entry.model) =
+        static_cast<std::uint16_t>((detail::kRangeMaxCount << detail::kRangeCountShift) | p);
+    return {};
+}
+
+Status RangeModel::set(std::span<const RangeModelEntry> entries) noexcept {
+    for (const RangeModelEntry& e : entries) {
+        if (Status st = set(e); !st) return st;
+    }
+    return {};
+}
+
+std::uint32_t RangeModel::probability(std::uint32_t group, std::uint32_t ordinal,
+                                      std::uint32_t model) const noexcept {
+    const std::uint32_t slot = (group % kRangeGroups) * kRangeOrdinals + ordinal % kRangeOrdinals;
+    return slots_[slot].at(model % detail::kRangeSlotModels) & detail::kRangeProbMask;
+}
+
 void RangeWriteStream::flush() noexcept {
     if (error_ != Errc::ok || flushed_) return;
     flushed_ = true;

@@ -15,9 +15,10 @@
 ///   - the decoder reads 4 bytes ahead and past the end reads zero bytes: a complete message leaves it
 ///     exactly kRangeTailBytes (3) bytes past the end; one more byte is Errc::end_of_data.
 ///
-/// Model layout: kRangeGroups (16) groups x kRangeOrdinals (64) ordinals = 1024 slots. set_context(g) selects
-/// group g % 16 and restarts the ordinal; the n-th serialize_bits call after it uses slot (g, n % 64). In a
-/// slot, a value is coded MSB first: its top min(bits, 4) bits through a 15-node bit tree (each bit's
+/// Model layout (range_model.hpp): kRangeGroups (16) groups x kRangeOrdinals (64) ordinals = 1024 slots.
+/// set_context(g, o) selects group g % 16 and ordinal o % 64 (o = 0 by default); the n-th serialize_bits call
+/// after it uses slot (g, (o + n) % 64). In a slot, a value is coded MSB first: its top min(bits, 4) bits
+/// through a 15-node bit tree (each bit's
 /// probability conditioned on the bits above it in the same value), the bits below by their bit index
 /// (bit i uses low[i]). The tree sees a 4-bit field's full distribution and a wide field's magnitude class.
 /// Helpers that make a data-dependent number of calls (serialize_relative, serialize_varint, serialize_bytes)
@@ -26,92 +27,16 @@
 /// between packets: each packet decodes on its own and a lost packet cannot desynchronise anything.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include <rewind/core/result.hpp>
 #include <rewind/wire/context.hpp>
+#include <rewind/wire/range_model.hpp>
 #include <rewind/wire/stream.hpp>
 
 namespace rwd::wire {
-
-/// Model groups: set_context(g) selects group g % kRangeGroups.
-inline constexpr std::uint32_t kRangeGroups = 16;
-/// Field ordinals per group: the n-th field after set_context() uses ordinal n % kRangeOrdinals.
-inline constexpr std::uint32_t kRangeOrdinals = 64;
-/// Zero bytes the decoder may read past the end of its data; a complete message needs exactly this many.
-inline constexpr std::size_t kRangeTailBytes = 3;
-/// Upper bound on the coded bits one input bit can carry: the likeliest symbol (p = 4065/4096, less the
-/// coder's rounding) still narrows the range by a factor of at most 0.99268, i.e. costs >= 0.0106 bits.
-inline constexpr std::size_t kRangeCodedBitsPerInputBit = 95;
-
-namespace detail {
-
-inline constexpr int kRangeProbBits = 12;                             ///< probability precision
-inline constexpr std::uint32_t kRangeProbOne = 1u << kRangeProbBits;  ///< probability 1.0
-inline constexpr std::uint32_t kRangeProbMask = kRangeProbOne - 1;    ///< a model's probability bits
-inline constexpr int kRangeCountShift = kRangeProbBits;               ///< a model's count: its top 4 bits
-inline constexpr std::uint32_t kRangeMaxCount = 15;
-/// The adaptation rate by how often the model was used: 1/4 (x2), 1/8 (x4), 1/16 (x8), then 1/32 for good.
-/// Fast at first, since a model must learn within one packet, and steady afterwards. (A first step of 1/2
-/// learns skewed fields a little faster but costs random ones 4-6 % instead of 2-3 %; a fixed 1/32 costs
-/// random fields under 1 % but needs twice the bits on a sparse 16-bit mask.)
-inline constexpr std::array<std::uint8_t, kRangeMaxCount + 1> kRangeAdaptShift = {2, 2, 3, 3, 3, 3, 4, 4,
-                                                                                  4, 4, 4, 4, 4, 4, 5, 5};
-inline constexpr std::uint16_t kRangeProbHalf = kRangeProbOne / 2;  ///< every model's start (count 0)
-/// The steady adaptation's fixed points: p - (p >> 5) == p below 32, p + ((4096 - p) >> 5) == p above 4064.
-/// The faster early steps stay well inside them (the 14 steps from 1/2 reach 407..3689; the unit test walks
-/// every reachable state), so every coded probability lies in [31, 4065].
-inline constexpr std::uint32_t kRangeMinProb = (1u << kRangeAdaptShift[kRangeMaxCount]) - 1;
-inline constexpr std::uint32_t kRangeMaxProb = kRangeProbOne - kRangeMinProb;
-inline constexpr std::uint32_t kRangeTop = 1u << 24;  ///< normalise (shift a byte) below this range
-inline constexpr int kRangeCostBits = 12;             ///< cost table unit: 1/4096 bit
-inline constexpr int kRangeTreeBits = 4;              ///< top bits of a value coded by bit tree
-inline constexpr std::uint32_t kRangeSlots = kRangeGroups * kRangeOrdinals;
-
-// One byte of normalisation always suffices: the smallest range after a symbol, (2^24 >> 12) * 31, is
-// above 2^16.
-static_assert((((kRangeTop >> kRangeProbBits) * kRangeMinProb) << 8) >= kRangeTop);
-static_assert(kRangeSlots % 64 == 0 && kRangeOrdinals <= 64);
-
-/// The models of one (group, ordinal) slot; each model is (use count << 12) | P(bit is 0) in 1/4096.
-struct RangeSlot {
-    std::uint16_t tree[1u << kRangeTreeBits];  ///< [1..15]: the bit tree over a value's top bits
-    std::uint16_t low[32 - kRangeTreeBits];    ///< [i]: bit i of a value, below its tree bits
-};
-
-/// -log2(p / 4096) in 1/4096 bit for p in 1..4096 (entry 0 unused), computed with integers only.
-extern const std::array<std::uint16_t, kRangeProbOne + 1> kRangeCost;
-
-/// Moves the model's P(0) towards the bit just coded, at the rate its use count selects.
-inline void range_adapt(std::uint16_t& model, std::uint32_t bit) noexcept {
-    const std::uint32_t count = model >> kRangeCountShift;
-    const std::uint32_t p = model & kRangeProbMask;
-    const int shift = kRangeAdaptShift[count];
-    const std::uint32_t mask = 0u - bit;  // branch-free: coded bits are data, mispredicting costs more
-    const std::uint32_t next = ((p + ((kRangeProbOne - p) >> shift)) & ~mask) | ((p - (p >> shift)) & mask);
-    const std::uint32_t next_count = count < kRangeMaxCount ? count + 1 : count;
-    model = static_cast<std::uint16_t>((next_count << kRangeCountShift) | next);
-}
-
-class RangeModels;
-
-}  // namespace detail
-
-/// Initial probabilities for every slot, e.g. learned with RangeMeasureStream::model() from typical traffic.
-/// Pass the same table to the writer and the reader (it is then part of the wire format). The default table
-/// is all 1/2, exactly like a stream built without one. A stream keeps a pointer: the table must outlive it.
-class RangeModel {
-public:
-    /// Every probability 1/2.
-    RangeModel() noexcept;
-
-private:
-    friend class detail::RangeModels;
-    detail::RangeSlot slots_[detail::kRangeSlots];
-};
 
 namespace detail {
 
@@ -120,10 +45,10 @@ class RangeModels {
 public:
     explicit RangeModels(const RangeModel* initial) noexcept : initial_(initial) {}
 
-    /// Selects group `group % kRangeGroups` and restarts the ordinal.
-    void set_context(std::uint32_t group) noexcept {
+    /// Selects group `group % kRangeGroups` and continues at `ordinal % kRangeOrdinals`.
+    void set_context(std::uint32_t group, std::uint32_t ordinal) noexcept {
         base_ = (group % kRangeGroups) * kRangeOrdinals;
-        ordinal_ = 0;
+        ordinal_ = ordinal % kRangeOrdinals;
     }
     /// The slot of the next field, which codes `bits` symbols (the slot is initialised on first use).
     RangeSlot& next_slot(int bits) noexcept {
@@ -164,17 +89,28 @@ private:
 };
 
 /// Codes the low `bits` bits of `value`, MSB first, through `slot` with `code_bit(prob&, bit) -> bit` and
-/// returns the value the coded bits form (the decoder passes value 0 and gets the decoded value).
-template <class CodeBit>
-inline std::uint32_t range_code_value(RangeSlot& slot, std::uint32_t value, int bits, CodeBit&& code_bit) {
+/// returns the value the coded bits form (the decoder passes value 0 and gets the decoded value). With
+/// `visit(index)`, each bit's model index (kRangeSlotModels) is passed to it first.
+template <class CodeBit, class Visit>
+inline std::uint32_t range_code_value(RangeSlot& slot, std::uint32_t value, int bits, CodeBit&& code_bit,
+                                      Visit&& visit) {
     const int tree_bits = bits < kRangeTreeBits ? bits : kRangeTreeBits;
     std::uint32_t node = 1;
     int i = bits - 1;
-    for (int k = 0; k < tree_bits; ++k, --i)
+    for (int k = 0; k < tree_bits; ++k, --i) {
+        visit(node);
         node = (node << 1) | code_bit(slot.tree[node], (value >> i) & 1u);
+    }
     std::uint32_t out = node - (std::uint32_t{1} << tree_bits);
-    for (; i >= 0; --i) out = (out << 1) | code_bit(slot.low[i], (value >> i) & 1u);
+    for (; i >= 0; --i) {
+        visit(kRangeLowModel + static_cast<std::uint32_t>(i));
+        out = (out << 1) | code_bit(slot.low[i], (value >> i) & 1u);
+    }
     return out;
+}
+template <class CodeBit>
+inline std::uint32_t range_code_value(RangeSlot& slot, std::uint32_t value, int bits, CodeBit&& code_bit) {
+    return range_code_value(slot, value, bits, code_bit, [](std::uint32_t) {});
 }
 
 /// The encoder: writes into a fixed buffer, never out of bounds (overflowed() instead).
@@ -319,8 +255,10 @@ public:
             return fail(Errc::out_of_space), false;
         return true;
     }
-    /// Selects model group `group` for the fields that follow (see wire::set_context).
-    void set_context(std::uint32_t group) noexcept { models_.set_context(group); }
+    /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
+    void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
+        models_.set_context(group, ordinal);
+    }
 
     /// True until the first error.
     [[nodiscard]] bool ok() const noexcept { return error_ == Errc::ok; }
@@ -390,8 +328,10 @@ public:
         value = v;
         return true;
     }
-    /// Selects model group `group` for the fields that follow (see wire::set_context).
-    void set_context(std::uint32_t group) noexcept { models_.set_context(group); }
+    /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
+    void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
+        models_.set_context(group, ordinal);
+    }
     /// After the last field: Errc::malformed unless the message ended exactly at the end of the data (no
     /// trailing bytes). Returns ok().
     bool finish() noexcept;
@@ -456,8 +396,10 @@ public:
                                  });
         return true;
     }
-    /// Selects model group `group` for the fields that follow (see wire::set_context).
-    void set_context(std::uint32_t group) noexcept { models_.set_context(group); }
+    /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
+    void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
+        models_.set_context(group, ordinal);
+    }
 
     /// True until the first error.
     [[nodiscard]] bool ok() const noexcept { return error_ == Errc::ok; }
