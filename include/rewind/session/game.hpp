@@ -16,6 +16,10 @@
 
 namespace rwd {
 
+namespace wire {
+class RangeModel;
+}  // namespace wire
+
 /// A type serialize()-able (found by ADL) through all three wire streams, the same function for each.
 template <class T>
 concept WireSerializable = requires(wire::WriteStream& w, wire::ReadStream& r, wire::MeasureStream& m, T& v) {
@@ -133,6 +137,15 @@ concept HasEntityPrediction = requires(const typename G::EntitySnapshot& e, std:
 template <class G>
 concept HasRemoteView = requires(const typename G::EntitySnapshot& e) {
     { G::remote_view(e) } -> std::same_as<typename G::EntitySnapshot>;
+};
+
+/// Optional hook of a ReplicatedGame: G::snapshot_model() -> the starting probabilities of the range coder
+/// that codes its entity lists (wire::RangeModel, trained on the game's own traffic with
+/// wire::RangeModelTrainer, e.g. through SnapshotConfig::range_trainer). Part of the game's wire format:
+/// server and client must return the same table. Without it every model starts at 1/2.
+template <class G>
+concept HasSnapshotModel = requires {
+    { G::snapshot_model() } -> std::same_as<const wire::RangeModel&>;
 };
 
 }  // namespace rwd

@@ -8,6 +8,7 @@
 #include <rewind/sync/snapshot_window.hpp>
 #include <rewind/wire/message.hpp>
 #include <rewind/wire/range_coder.hpp>
+#include <rewind/wire/range_training.hpp>
 #include <rewind/wire/serialize.hpp>
 
 #include <algorithm>
@@ -42,6 +43,11 @@ struct RangeSectionScratch {
     std::vector<std::uint8_t> canonical;           ///< a reader's re-encoding of what it decoded
     std::optional<wire::RangeWriteStream> writer;  ///< re-made per section: every section decodes on its own
     std::optional<wire::RangeReadStream> reader;   ///< ditto
+    /// The game's trained starting table (null: every model starts at 1/2). A writer codes with it; a reader
+    /// decodes with it the lists whose `trained` bit says so.
+    const wire::RangeModel* model = nullptr;
+    /// When set, a writer also counts every list it really writes (not measures) into it.
+    wire::RangeModelTrainer* trainer = nullptr;
 };
 
 /// The entity section of a snapshot: every entity the client holds after it, delta-coded against a baseline.
@@ -62,6 +68,9 @@ struct SnapshotEntities {
     /// Whether the list is range-coded: a reader sets it; a writer with it set and no `range` range-codes the
     /// list with a scratch of its own (so what was read re-encodes to the same bytes).
     bool range_coded = false;
+    /// Not on the wire: the trained table a range-coded list was coded with (null: none). A reader sets it; a
+    /// writer without its own `range` codes with it.
+    const wire::RangeModel* model = nullptr;
 };
 
 /// Most bytes a range-coded entity list may take when only measured (a real datagram bounds it first).
@@ -155,9 +164,10 @@ bool serialize_entities(Stream& s, std::vector<EntityRecord>& entities) {
 /// Writes (or measures) an entity section: the baseline age in 7 bits (0..64); with a baseline, one bit:
 /// whether each entity is coded against its baseline value advanced by the game's prediction (`reference`,
 /// same ids as `baseline`) or against the plain baseline value (`reference` empty); one bit: whether the list
-/// is range-coded (`range` given and the coded list fits what is left of the stream: then the stream is
-/// byte-aligned and the rest of the message is the list, wire::RangeWriteStream, models starting afresh; a
-/// list that does not fit goes bit-packed); then `entities` with `stale` delta-coded that way
+/// is range-coded (`range` given and the coded list fits what is left of the stream; a list that does not fit
+/// goes bit-packed); if so, one bit: whether its models start from the game's trained table (range->model)
+/// rather than 1/2, then the stream is byte-aligned and the rest of the message is the list,
+/// wire::RangeWriteStream, models starting afresh; then `entities` with `stale` delta-coded that way
 /// (sync::serialize_entity_delta, at most kMaxSnapshotEntities).
 template <class Stream, class EntityRecord>
 bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const EntityRecord> baseline,
@@ -182,7 +192,9 @@ bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const 
         const std::size_t pad = (8 - (s.bits_used() + 1) % 8) % 8;  // after the flag, to the byte
         const std::size_t left = s.bits_remaining() >= 1 + pad ? (s.bits_remaining() - 1 - pad) / 8 : 0;
         range->bytes.resize(std::min(left, kMaxRangeSectionBytes));
-        auto& w = range->writer.emplace(std::span<std::uint8_t>(range->bytes));
+        auto& w = range->model != nullptr
+                      ? range->writer.emplace(std::span<std::uint8_t>(range->bytes), *range->model)
+                      : range->writer.emplace(std::span<std::uint8_t>(range->bytes));
         const bool ok =
             sync::serialize_entity_delta(w, baseline, entities, stale, kMaxSnapshotEntities, reference);
         w.flush();
@@ -194,10 +206,17 @@ bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const 
     if (!wire::serialize_bool(s, coded)) return false;
     if (!coded)
         return sync::serialize_entity_delta(s, baseline, entities, stale, kMaxSnapshotEntities, reference);
-    if (!wire::serialize_align(s)) return false;
+    bool trained = range->model != nullptr;
+    if (!wire::serialize_bool(s, trained) || !wire::serialize_align(s)) return false;
     for (const std::uint8_t byte : range->writer->data()) {
         std::uint32_t v = byte;
         if (!s.serialize_bits(v, 8)) return false;
+    }
+    if constexpr (Stream::is_writing) {
+        if (range->trainer != nullptr && s.ok()) {
+            wire::RangeTrainingStream t(*range->trainer);
+            (void)sync::serialize_entity_delta(t, baseline, entities, stale, kMaxSnapshotEntities, reference);
+        }
     }
     return s.ok();
 }
@@ -207,7 +226,10 @@ template <class Stream, class EntityRecord>
 bool write_snapshot_entities(Stream& s, SnapshotEntities<EntityRecord>& m) {
     std::unique_ptr<RangeSectionScratch> local;
     RangeSectionScratch* range = m.range;
-    if (range == nullptr && m.range_coded) range = (local = std::make_unique<RangeSectionScratch>()).get();
+    if (range == nullptr && m.range_coded) {
+        range = (local = std::make_unique<RangeSectionScratch>()).get();
+        range->model = m.model;
+    }
     return write_entity_section(s, m.baseline_age, m.baseline, m.entities, m.stale, m.reference, range);
 }
 
@@ -226,6 +248,7 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
     m.baseline = {};
     m.reference = {};
     m.range_coded = false;
+    m.model = nullptr;
     if (!wire::serialize_int(s, m.baseline_age, std::uint8_t{0},
                              static_cast<std::uint8_t>(sync::kMaxSnapshotWindow)))
         return false;
@@ -250,16 +273,22 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
     if (!coded)
         return sync::serialize_entity_delta(s, m.baseline, m.entities, m.stale, kMaxSnapshotEntities,
                                             m.reference);
-    if (!wire::serialize_align(s)) return false;
+    bool trained = false;
+    if (!wire::serialize_bool(s, trained) || !wire::serialize_align(s)) return false;
     std::unique_ptr<RangeSectionScratch> local;
     if (range == nullptr) range = (local = std::make_unique<RangeSectionScratch>()).get();
+    // A list coded with a trained table this reader does not hold cannot be decoded.
+    if (trained && range->model == nullptr) return s.fail(Errc::malformed), false;
+    m.model = trained ? range->model : nullptr;
     range->bytes.clear();
     while (s.bits_remaining() >= 8) {
         std::uint32_t byte = 0;
         if (!s.serialize_bits(byte, 8)) return false;
         range->bytes.push_back(static_cast<std::uint8_t>(byte));
     }
-    auto& r = range->reader.emplace(std::span<const std::uint8_t>(range->bytes));
+    auto& r = m.model != nullptr
+                  ? range->reader.emplace(std::span<const std::uint8_t>(range->bytes), *m.model)
+                  : range->reader.emplace(std::span<const std::uint8_t>(range->bytes));
     if (!sync::serialize_entity_delta(r, m.baseline, m.entities, m.stale, kMaxSnapshotEntities,
                                       m.reference) ||
         !r.finish())
@@ -267,7 +296,8 @@ bool read_snapshot_entities(wire::ReadStream& s, std::uint16_t sequence, Snapsho
     // Several byte strings decode to the same list (the coder's last bytes have slack): only the one the
     // writer produces is accepted, so every list has one encoding.
     range->canonical.resize(range->bytes.size());
-    auto& w = range->writer.emplace(std::span<std::uint8_t>(range->canonical));
+    auto& w = m.model != nullptr ? range->writer.emplace(std::span<std::uint8_t>(range->canonical), *m.model)
+                                 : range->writer.emplace(std::span<std::uint8_t>(range->canonical));
     if (!sync::serialize_entity_delta(w, m.baseline, m.entities, m.stale, kMaxSnapshotEntities, m.reference))
         return s.fail(Errc::malformed), false;
     w.flush();
@@ -290,16 +320,18 @@ bool serialize(Stream& s, SnapshotPacket<EntityRecord>& m) {
 }
 
 /// Decodes a whole snapshot datagram into `m`, resolving the baseline it names with `find` (as in
-/// read_snapshot_entities). On failure `m` may hold partial data and m.baseline_missing says whether the
-/// named baseline was the reason.
+/// read_snapshot_entities; a list coded with the game's trained table needs `range` with its `model` set).
+/// On failure `m` may hold partial data and m.baseline_missing says whether the named baseline was the
+/// reason.
 template <class EntityRecord, class Find, class Predict = NoPrediction>
 [[nodiscard]] Status decode_snapshot(std::span<const std::uint8_t> data, SnapshotPacket<EntityRecord>& m,
-                                     Find&& find, Predict&& predict = {}) {
+                                     Find&& find, Predict&& predict = {},
+                                     RangeSectionScratch* range = nullptr) {
     wire::ReadStream s(data);
     SnapshotHeader& head = m;
     Framed<SnapshotHeader> f{&head};
     const bool ok =
-        serialize(s, f) && read_snapshot_entities(s, m.sequence, m, find, m.baseline_missing, predict);
+        serialize(s, f) && read_snapshot_entities(s, m.sequence, m, find, m.baseline_missing, predict, range);
     return wire::finish_read(s, ok);
 }
 

@@ -6,6 +6,10 @@
 
 #include <cstdint>
 
+namespace rwd::wire {
+class RangeModelTrainer;
+}  // namespace rwd::wire
+
 namespace rwd::client_server {
 
 /// Snapshot bandwidth knobs of a Server (ServerConfig::snapshots).
@@ -30,6 +34,12 @@ struct SnapshotConfig {
     /// Also measure every snapshot's list under the previous codec (bit-packed against the plain baseline)
     /// into ServerClientStats::snapshot_unpredicted_bytes_total: one more pass over each list, for a lab.
     bool measure_previous_codec = false;
+    /// Start the range coder's models from the game's trained table (G::snapshot_model(), when it has one;
+    /// a bit in each snapshot says so); false: from 1/2, to measure what the table saves.
+    bool trained_model = true;
+    /// When set, every range-coded entity list the server sends is also counted into it (not owned; it must
+    /// outlive the server): run a typical match with it to learn the table G::snapshot_model() returns.
+    wire::RangeModelTrainer* range_trainer = nullptr;
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const;

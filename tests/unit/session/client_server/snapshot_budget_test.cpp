@@ -30,11 +30,12 @@ struct BudgetRun {
     std::size_t first_bytes = 0, max_bytes = 0;
 };
 
-// Eight players moving every tick; one observed client. `burst` 0: every snapshot held to the budget.
-BudgetRun run_with(int budget, int burst, std::uint64_t seed) {
+// Eight players moving `step` every tick; one observed client. `burst` 0: every snapshot held to the budget.
+BudgetRun run_with(int budget, int burst, std::uint64_t seed, bool range_coded = true, int step = 997) {
     cs::ServerConfig sc;
     sc.snapshots.budget_bytes = budget;
     sc.snapshots.burst_bytes = burst;
+    sc.snapshots.range_coded = range_coded;
     toy::Match<> m(seed, {}, sc);
     for (int i = 0; i < 8; ++i) m.connect_client();
     EXPECT_TRUE(m.run_until_playing());
@@ -46,7 +47,7 @@ BudgetRun run_with(int budget, int burst, std::uint64_t seed) {
     const std::uint64_t limited_before = m.server->client_stats(0).snapshots_budget_limited;
     m.run(Micros{3'000'000}, [&] {
         for (auto& p : m.server->state().players)
-            if (p.present) p.x = (p.x + 997) % ToyGame::kBound;  // everyone changes every tick
+            if (p.present) p.x = (p.x + step) % ToyGame::kBound;  // everyone changes every tick
     });
     const auto& st = m.server->client_stats(0);
     r.snapshots = st.snapshots_sent - sent_before;
@@ -60,7 +61,9 @@ BudgetRun run_with(int budget, int burst, std::uint64_t seed) {
 TEST(SnapshotBudget, ABurstAllowanceLetsAJoinThroughAndHoldsTheMeanToTheBudget) {
     for (const std::uint64_t seed : {3u, 4u}) {
         SCOPED_TRACE("seed=" + std::to_string(seed));
-        constexpr int kBudget = 34;  // the 14-byte header and a few changed players
+        // The 14-byte header and a few changed players: below what the moving players take range-coded
+        // (about 35 bytes a snapshot), so the rate binds once the starting allowance is spent.
+        constexpr int kBudget = 30;
         const BudgetRun capped = run_with(kBudget, 0, seed);
         const BudgetRun burst = run_with(kBudget, 4 * kBudget, seed);
         ASSERT_GT(capped.snapshots, 50u);
@@ -76,6 +79,21 @@ TEST(SnapshotBudget, ABurstAllowanceLetsAJoinThroughAndHoldsTheMeanToTheBudget) 
         EXPECT_LE(burst.bytes, burst.snapshots * kBudget + 5 * kBudget);
         EXPECT_GT(burst.bytes, capped.bytes);
         EXPECT_GT(burst.limited, 0u);
+    }
+}
+
+TEST(SnapshotBudget, ARangeCodedServerPricesTheBudgetInCodedBits) {
+    // The planner prices entities in bit-packed bits; a range-coded list of players that all move alike takes
+    // far fewer, and the sender learns by how much: under the same budget it leaves fewer entities out, and
+    // its snapshots still keep to it.
+    for (const std::uint64_t seed : {3u, 4u}) {
+        SCOPED_TRACE("seed=" + std::to_string(seed));
+        constexpr int kBudget = 38;  // the header and the own player take about 28 bytes
+        const BudgetRun packed = run_with(kBudget, 0, seed, false, 3);
+        const BudgetRun coded = run_with(kBudget, 0, seed, true, 3);
+        ASSERT_GT(packed.left_out, 0u);
+        EXPECT_LT(coded.left_out * 2, packed.left_out);
+        EXPECT_LE(coded.max_bytes, static_cast<std::size_t>(kBudget));
     }
 }
 

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -207,6 +208,55 @@ TEST(SnapshotWire, ARangeCodedListRoundTripsAndIsSmallerThanTheBitPackedOne) {
     longer.push_back(0);
     Snapshot t;
     EXPECT_FALSE(cs::decode_snapshot(longer, t, finder).ok());
+}
+
+TEST(SnapshotWire, AListCodedWithATrainedTableNeedsThatTable) {
+    // A table trained on lists like this one (ids 0, 2, 4, ... entering, x a multiple of 100).
+    std::vector<Record> world;
+    for (std::uint32_t i = 0; i < 30; ++i)
+        world.push_back({i * 2, {static_cast<std::int32_t>(i * 100), static_cast<std::int32_t>(i), 0}});
+    rwd::wire::RangeModelTrainer trainer;
+    cs::RangeSectionScratch train;
+    train.trainer = &trainer;
+    for (int k = 0; k < 20; ++k) {
+        Snapshot t;
+        t.sequence = static_cast<std::uint16_t>(k);
+        t.entities = world;
+        t.range = &train;
+        (void)encode(t);
+    }
+    ASSERT_GT(trainer.messages(), 10u);
+    const auto model = std::make_unique<rwd::wire::RangeModel>(trainer.model());
+
+    Snapshot s;
+    s.sequence = 90;
+    s.server_tick = Tick{1000};
+    s.entities = world;
+    cs::RangeSectionScratch untrained;
+    s.range = &untrained;
+    const auto plain = encode(s);
+    cs::RangeSectionScratch trained;
+    trained.model = model.get();
+    s.range = &trained;
+    const auto coded = encode(s);
+    EXPECT_LT(coded.size(), plain.size());
+
+    const auto none = [](std::uint16_t) -> const std::vector<Record>* { return nullptr; };
+    // Without the table the trained list is refused (the bit says it needs one); with it, it decodes and
+    // says which table it used. An untrained list decodes either way.
+    Snapshot got;
+    EXPECT_EQ(cs::decode_snapshot(coded, got, none).code(), rwd::Errc::malformed);
+    cs::RangeSectionScratch reader;
+    reader.model = model.get();
+    ASSERT_TRUE(cs::decode_snapshot(coded, got, none, cs::NoPrediction{}, &reader).ok());
+    EXPECT_EQ(got.model, model.get());
+    ASSERT_EQ(got.entities.size(), world.size());
+    for (std::size_t i = 0; i < world.size(); ++i) EXPECT_EQ(got.entities[i].snap, world[i].snap);
+    // What was read re-encodes to the same bytes (the table travels with the decoded message).
+    EXPECT_EQ(encode(got), coded);
+    Snapshot got_plain;
+    ASSERT_TRUE(cs::decode_snapshot(plain, got_plain, none, cs::NoPrediction{}, &reader).ok());
+    EXPECT_EQ(got_plain.model, nullptr);
 }
 
 TEST(SnapshotWire, APredictedSectionWithAnEmptyBaselineIsRefused) {

@@ -20,6 +20,10 @@ public:
     using EntityRecord = typename G::EntityRecord;  ///< one entity with its id
     using Snapshot = SnapshotPacket<EntityRecord>;  ///< the snapshot message
 
+    SnapshotReceiver() {
+        if constexpr (HasSnapshotModel<G>) range_.model = &G::snapshot_model();
+    }
+
     /// Forgets every stored snapshot (a new connection).
     void reset() { window_.reset(); }
     /// Reads the entity section of the snapshot with `sequence` for `server_tick` from `s` into `entities`,

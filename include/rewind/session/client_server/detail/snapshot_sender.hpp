@@ -51,10 +51,14 @@ public:
     SnapshotSender(const SnapshotConfig& config, int max_clients)
         : config_(config),
           planner_(planner_config(config)),
-          clients_(static_cast<std::size_t>(std::max(max_clients, 0))) {
+          clients_(static_cast<std::size_t>(std::max(max_clients, 0))),
+          coded_ratio_(clients_.size(), 1.0) {
         for (auto& c : clients_) c.reset(static_cast<std::size_t>(config.window));
         if constexpr (HasEntityPrediction<G>)
             if (config.predicted_deltas) planner_.set_predictor(&G::predict_entity);
+        if constexpr (HasSnapshotModel<G>)
+            if (config.trained_model) range_.model = &G::snapshot_model();
+        range_.trainer = config.range_trainer;
         wire::MeasureStream m;
         SnapshotEntities<EntityRecord> empty;
         (void)write_snapshot_entities(m, empty);
@@ -64,6 +68,7 @@ public:
     /// A new client took `slot`: no baseline, no priorities.
     void reset(int slot) {
         clients_.at(static_cast<std::size_t>(slot)).reset(static_cast<std::size_t>(config_.window));
+        coded_ratio_.at(static_cast<std::size_t>(slot)) = 1.0;
     }
     /// The client in `slot` acknowledged the snapshot of `tick` (untrusted).
     void ack(int slot, Tick tick) { (void)clients_.at(static_cast<std::size_t>(slot)).window.ack(tick); }
@@ -108,10 +113,14 @@ public:
         auto& client = clients_.at(static_cast<std::size_t>(slot));
         // Bits outside the entity list: the header, plus an empty section less its one "nothing enters" bit.
         header_bits_ = head_bits + empty_section_bits_ - 1;
-        // Leave room for the byte padding; the header always goes.
+        // Leave room for the byte padding; the header always goes. The planner prices entities in bit-packed
+        // bits: a range-coded list takes about coded_ratio_ of those, so the budget is scaled by it.
         const auto budget_bits =
             static_cast<std::int64_t>(budget_bytes * 8) - static_cast<std::int64_t>(header_bits_) - 7;
-        planner_.set_budget_bits(std::max<std::int64_t>(budget_bits, 0));
+        double& ratio = coded_ratio_.at(static_cast<std::size_t>(slot));
+        const double scale = config_.range_coded ? 1.0 / ratio : 1.0;
+        planner_.set_budget_bits(
+            std::max<std::int64_t>(static_cast<std::int64_t>(static_cast<double>(budget_bits) * scale), 0));
         const std::uint32_t own = G::player_entity(slot);
         const auto& w = *world_;
         const auto it = std::lower_bound(w.begin(), w.end(), own,
@@ -123,6 +132,13 @@ public:
                                   std::span<const EntityRecord>(plan_.reference),
                                   config_.range_coded ? &range_ : nullptr))
             return false;
+        if (config_.range_coded && range_.writer && range_.writer->ok() &&
+            plan_.stats.planned_bits >= kMinRatioSampleBits) {
+            // The list went range-coded (a list that did not fit fell back to packing): learn the ratio.
+            const double sample = static_cast<double>(range_.writer->bytes_used() * 8) /
+                                  static_cast<double>(plan_.stats.planned_bits);
+            ratio = std::clamp(ratio + (sample - ratio) / 8.0, kMinCodedRatio, kMaxCodedRatio);
+        }
         out.relevant = plan_.stats.relevant;
         out.left_out = plan_.stats.stale + plan_.stats.deferred;
         out.has_baseline = plan_.stats.has_baseline;
@@ -161,9 +177,17 @@ public:
     }
 
 private:
+    // The coded-to-packed ratio: learned over ~8 snapshots from lists of at least 64 packed bits, and held
+    // to [0.25, 1.5] (a coder never needs much more than packing; a ratio far below what was seen would let
+    // one snapshot overspend the budget many times over before it is corrected).
+    static constexpr std::int64_t kMinRatioSampleBits = 64;
+    static constexpr double kMinCodedRatio = 0.25;
+    static constexpr double kMaxCodedRatio = 1.5;
+
     SnapshotConfig config_;
     sync::SnapshotPlanner<EntityRecord> planner_;
     std::vector<sync::SnapshotClient<EntityRecord>> clients_;
+    std::vector<double> coded_ratio_;  // per seat: range-coded list bits / bit-packed bits, 1 until measured
     const std::vector<EntityRecord>* world_ = nullptr;
     std::vector<sync::GridPoint> positions_;
     std::vector<float> weights_;
