@@ -49,8 +49,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     {
         // A snapshot against the empty baseline (the client holds no other list here: a baseline age fails).
+        // With the arena's trained table, as its clients decode (a range-coded list may use it).
+        static cs::RangeSectionScratch range = [] {
+            cs::RangeSectionScratch r;
+            r.model = &ArenaGame::snapshot_model();
+            return r;
+        }();
         cs::SnapshotPacket<ArenaGame::EntityRecord> s;
-        if (cs::decode_message(bytes, s).ok()) {
+        const auto none = [](std::uint16_t) -> const std::vector<ArenaGame::EntityRecord>* {
+            return nullptr;
+        };
+        if (cs::decode_snapshot(bytes, s, none, cs::NoPrediction{}, &range).ok()) {
             arena::State st = arena::new_match(1);
             ArenaGame::restore(st, s.entities);  // untrusted entities: restore clamps, must not misbehave
             (void)ArenaGame::checksum(st);

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include <rewind/wire/context.hpp>
+#include <rewind/wire/residual.hpp>
 #include <rewind/wire/serialize.hpp>
 
 #include "arena/constants.hpp"
@@ -106,6 +107,17 @@ enum SnapshotContext : std::uint32_t {
     kCtxFull,          ///< an entity in full
 };
 
+/// Model ordinals inside a field's group (range-coded lists): a field's full form and its delta form code
+/// different things, so they use different slots. Delta mode: the "changed" bit at ordinal 0, the value
+/// from ordinal 1; full form: the value from ordinal kFullOrdinal. The owner-only part's group holds its
+/// "present/changed" bit at 0, then field k's block of kOwnerFieldOrdinals from 1 + 9k: "changed" at its
+/// first ordinal and the value after it, or in full the value from kOwnerFullOffset (the generator's four
+/// 32-bit words fit either way: the last block ends at ordinal 63).
+inline constexpr std::uint32_t kFullOrdinal = 48;
+inline constexpr std::uint32_t kOwnerFieldOrdinals = 9;
+inline constexpr std::uint32_t kOwnerFullOffset = 5;
+static_assert(1 + kOwnerFieldOrdinals * 6 + kOwnerFullOffset + 3 < 64, "the owner part's slots fit a group");
+
 namespace detail {
 
 /// A 16-bit unsigned field in [0, max].
@@ -123,6 +135,22 @@ bool serialize_i32_raw(Stream& s, std::int32_t& v) {
     return true;
 }
 
+/// A player's aim: in full, or on a context-modelling stream in delta mode as the residual from the base's
+/// aim the short way round the circle (in [-32768, 32767]), which a player tracking a target keeps small.
+template <class Stream>
+bool serialize_aim(Stream& s, std::uint16_t& aim, const EntitySnapshot* base) {
+    if constexpr (rwd::wire::kModelsContext<Stream>) {
+        if (base != nullptr) {
+            std::int32_t turn = static_cast<std::int16_t>(static_cast<std::uint16_t>(aim - base->aim));
+            if (!rwd::wire::serialize_residual(s, kCtxAim, 0, turn, 1)) return false;  // after "changed"
+            if (turn < INT16_MIN || turn > INT16_MAX) return s.fail(rwd::Errc::value_out_of_range), false;
+            if constexpr (Stream::is_reading) aim = static_cast<std::uint16_t>(base->aim + turn);
+            return true;
+        }
+    }
+    return serialize_u16(s, aim, 0xFFFF);
+}
+
 /// Whether `v`'s owner-only fields (ammo, cooldowns, reload, shots, generator) equal `b`'s.
 constexpr bool same_owner_fields(const EntitySnapshot& v, const EntitySnapshot& b) {
     return v.ammo == b.ammo && v.fire_cooldown == b.fire_cooldown && v.alt_cooldown == b.alt_cooldown &&
@@ -137,47 +165,85 @@ template <class Stream>
 bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* base) {
     using rwd::wire::serialize_bool;
     using rwd::wire::serialize_int;
-    // One "changed?" bit per group in delta mode; the reader starts from the base value.
-    auto group = [&](std::uint32_t ctx, bool same, auto&& body) {
+    // One "changed?" bit per group in delta mode; the reader starts from the base value and refuses
+    // "changed" to the same value (one encoding per value).
+    auto group = [&](std::uint32_t ctx, auto&& same, auto&& body) {
+        if (base == nullptr) {
+            rwd::wire::set_context(s, ctx, kFullOrdinal);
+            return body();
+        }
         rwd::wire::set_context(s, ctx);
-        if (base == nullptr) return body();
-        bool changed = !same;
+        bool changed = !same();
         if (!serialize_bool(s, changed)) return false;
-        return changed ? body() : true;
+        if (!changed) return true;
+        if (!body()) return false;
+        if constexpr (Stream::is_reading) {
+            if (same()) return s.fail(rwd::Errc::malformed), false;
+        }
+        return true;
     };
     const EntitySnapshot& b = base != nullptr ? *base : v;
-    bool ok = group(kCtxFlags, v.flags == b.flags,
-                    [&] { return serialize_int(s, v.flags, std::uint8_t{0}, kAllPlayerFlags); });
-    ok = ok && group(kCtxAim, v.aim == b.aim, [&] { return serialize_u16(s, v.aim, 0xFFFF); });
-    ok = ok && group(kCtxHp, v.hp == b.hp, [&] { return serialize_int(s, v.hp, std::int16_t{0}, kMaxHp); });
-    ok = ok && group(kCtxDashTimer, v.dash_timer == b.dash_timer,
-                     [&] { return serialize_u16(s, v.dash_timer, kDashTicks); });
-    ok = ok && group(kCtxRespawnTimer, v.respawn_timer == b.respawn_timer,
-                     [&] { return serialize_u16(s, v.respawn_timer, kRespawnTicks); });
-    ok = ok && group(kCtxScore, v.score == b.score, [&] { return serialize_i32_raw(s, v.score); });
-    ok = ok && group(kCtxDeaths, v.deaths == b.deaths, [&] { return serialize_i32_raw(s, v.deaths); });
+    bool ok = group(
+        kCtxFlags, [&] { return v.flags == b.flags; },
+        [&] { return serialize_int(s, v.flags, std::uint8_t{0}, kAllPlayerFlags); });
+    ok = ok && group(
+                   kCtxAim, [&] { return v.aim == b.aim; }, [&] { return serialize_aim(s, v.aim, base); });
+    ok = ok && group(
+                   kCtxHp, [&] { return v.hp == b.hp; },
+                   [&] { return serialize_int(s, v.hp, std::int16_t{0}, kMaxHp); });
+    ok = ok && group(
+                   kCtxDashTimer, [&] { return v.dash_timer == b.dash_timer; },
+                   [&] { return serialize_u16(s, v.dash_timer, kDashTicks); });
+    ok = ok && group(
+                   kCtxRespawnTimer, [&] { return v.respawn_timer == b.respawn_timer; },
+                   [&] { return serialize_u16(s, v.respawn_timer, kRespawnTicks); });
+    ok = ok &&
+         group(
+             kCtxScore, [&] { return v.score == b.score; }, [&] { return serialize_i32_raw(s, v.score); });
+    ok = ok && group(
+                   kCtxDeaths, [&] { return v.deaths == b.deaths; },
+                   [&] { return serialize_i32_raw(s, v.deaths); });
     if (!ok) return false;
 
-    // The owner-only part.
+    // The owner-only part: its bit, then each field in slots of its own (see kOwnerFieldOrdinals).
     static constexpr EntitySnapshot kNone{};
     bool owner_part = !same_owner_fields(v, base != nullptr ? *base : kNone);
     rwd::wire::set_context(s, kCtxOwner);
     if (!serialize_bool(s, owner_part)) return false;
     if (!owner_part) return true;  // the reader already holds them (the base's, or zero)
-    ok = group(kCtxOwner, v.ammo == b.ammo,
+    std::uint32_t field = 0;
+    auto owner = [&](auto&& same, auto&& body) {
+        const std::uint32_t first = 1 + kOwnerFieldOrdinals * field++;
+        if (base == nullptr) {
+            rwd::wire::set_context(s, kCtxOwner, first + kOwnerFullOffset);
+            return body();
+        }
+        rwd::wire::set_context(s, kCtxOwner, first);
+        bool changed = !same();
+        if (!serialize_bool(s, changed)) return false;
+        if (!changed) return true;
+        if (!body()) return false;
+        if constexpr (Stream::is_reading) {
+            if (same()) return s.fail(rwd::Errc::malformed), false;  // "changed" to the base value
+        }
+        return true;
+    };
+    ok = owner([&] { return v.ammo == b.ammo; },
                [&] { return serialize_int(s, v.ammo, std::uint8_t{0}, kRifleMagazine); });
-    ok = ok && group(kCtxOwner, v.fire_cooldown == b.fire_cooldown,
+    ok = ok && owner([&] { return v.fire_cooldown == b.fire_cooldown; },
                      [&] { return serialize_u16(s, v.fire_cooldown, kRifleInterval); });
-    ok = ok && group(kCtxOwner, v.alt_cooldown == b.alt_cooldown,
+    ok = ok && owner([&] { return v.alt_cooldown == b.alt_cooldown; },
                      [&] { return serialize_u16(s, v.alt_cooldown, kRocketCooldown); });
-    ok = ok && group(kCtxOwner, v.reload_timer == b.reload_timer,
+    ok = ok && owner([&] { return v.reload_timer == b.reload_timer; },
                      [&] { return serialize_u16(s, v.reload_timer, kReloadTicks); });
-    ok = ok && group(kCtxOwner, v.dash_cooldown == b.dash_cooldown,
+    ok = ok && owner([&] { return v.dash_cooldown == b.dash_cooldown; },
                      [&] { return serialize_u16(s, v.dash_cooldown, kDashCooldown); });
-    ok = ok && group(kCtxOwner, v.shots == b.shots, [&] { return serialize_u16(s, v.shots, 0xFFFF); });
-    ok = ok && group(kCtxOwner, v.rng == b.rng, [&] {
-             return rwd::wire::serialize_uint64(s, v.rng[0]) && rwd::wire::serialize_uint64(s, v.rng[1]);
-         });
+    ok = ok && owner([&] { return v.shots == b.shots; }, [&] { return serialize_u16(s, v.shots, 0xFFFF); });
+    ok = ok && owner([&] { return v.rng == b.rng; },
+                     [&] {
+                         return rwd::wire::serialize_uint64(s, v.rng[0]) &&
+                                rwd::wire::serialize_uint64(s, v.rng[1]);
+                     });
     if constexpr (Stream::is_reading) {
         // One encoding per value: "changed" with nothing changed (or "present" with all zero) is refused.
         if (ok && same_owner_fields(v, base != nullptr ? *base : kNone))
@@ -202,13 +268,18 @@ bool serialize_kind_fields(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
     if (v.kind == EntityKind::kPlayer) return serialize_player_rest(s, v, base);
     rwd::wire::set_context(s, kCtxProjectile);
     if (base != nullptr) {
+        // A "changed" bit per field, and "changed" to the base value is refused (one encoding per value).
         bool changed = v.owner != base->owner;
         if (!serialize_bool(s, changed)) return false;
         if (changed && !serialize_int(s, v.owner, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}))
             return false;
+        if (Stream::is_reading && changed && v.owner == base->owner)
+            return s.fail(rwd::Errc::malformed), false;
         changed = v.ttl != base->ttl;
         if (!serialize_bool(s, changed)) return false;
-        return !changed || serialize_u16(s, v.ttl, kRocketTtl);
+        if (changed && !serialize_u16(s, v.ttl, kRocketTtl)) return false;
+        if (Stream::is_reading && changed && v.ttl == base->ttl) return s.fail(rwd::Errc::malformed), false;
+        return true;
     }
     return serialize_int(s, v.owner, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&
            serialize_u16(s, v.ttl, kRocketTtl);
@@ -227,7 +298,8 @@ bool serialize(Stream& s, EntitySnapshot& v) {
 }
 
 /// Reads, writes or measures one entity against a base both sides hold: one bit per unchanged group,
-/// positions and velocities relative to the base (small moves cost 5-10 bits), a changed kind in full.
+/// positions and velocities as residuals from the base (wire::serialize_residual: small moves cost 5-10
+/// bits), a changed kind in full.
 template <class Stream>
 bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     using rwd::wire::serialize_bool;
@@ -239,16 +311,20 @@ bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     bool moved = v.x != base.x || v.y != base.y || v.vx != base.vx || v.vy != base.vy;
     if (!serialize_bool(s, moved)) return false;
     if (moved) {
-        // x and y share one model, vx and vy another (each starts a fresh ordinal run).
-        const auto residual = [&](std::uint32_t ctx, std::int32_t ref, std::int32_t& field) {
-            rwd::wire::set_context(s, ctx);
-            return rwd::wire::serialize_relative(s, ref, field);
-        };
-        const bool ok = residual(kCtxPosition, base.x, v.x) && residual(kCtxPosition, base.y, v.y) &&
-                        residual(kCtxVelocity, base.vx, v.vx) && residual(kCtxVelocity, base.vy, v.vy);
+        // x and y share one model group, vx and vy another (on the bit-packing streams: relative buckets).
+        using rwd::wire::serialize_residual;
+        const bool ok = serialize_residual(s, kCtxPosition, base.x, v.x) &&
+                        serialize_residual(s, kCtxPosition, base.y, v.y) &&
+                        serialize_residual(s, kCtxVelocity, base.vx, v.vx) &&
+                        serialize_residual(s, kCtxVelocity, base.vy, v.vy);
         if (!ok) return false;
         if constexpr (Stream::is_reading) {
-            // Relative coding can express any int32: hold decoded values to the same ranges as the full form.
+            // "moved" with nothing moved is refused (one encoding per value). Residuals can express any
+            // int32: hold decoded values to the same ranges as the full form.
+            if (v.x == base.x && v.y == base.y && v.vx == base.vx && v.vy == base.vy) {
+                s.fail(rwd::Errc::malformed);
+                return false;
+            }
             if (v.x < 0 || v.x > kArenaSize || v.y < 0 || v.y > kArenaSize || v.vx < -kMaxSpeed ||
                 v.vx > kMaxSpeed || v.vy < -kMaxSpeed || v.vy > kMaxSpeed) {
                 s.fail(rwd::Errc::value_out_of_range);
