@@ -49,6 +49,8 @@ private:
 
 /// The 64-player pass of the delta-compression item: the main pass's links, 64 players, 30 Hz snapshots.
 PassConfig bandwidth_pass(const PassConfig& main, double duration_s);
+/// The 64-player pass run_client_server() runs for options `o` (cs_model.cpp).
+PassConfig bandwidth_pass_for(const LabOptions& o);
 /// Grades "Delta compression" (64 players: median per-client kbps <= 32, ratio vs full) and "Interest
 /// management" (no entity outside the area of interest reaches a client) from the 64-player pass.
 void grade_bandwidth(const PassFigures& pass64, Verdict& v);

@@ -20,6 +20,8 @@ enum class BotMode {
     script,  ///< a fixed seeded script of moves, dashes, shots and reloads (one player, own actions only)
 };
 
+/// Snapshots' worth of bytes the lab's burst allowance holds (SnapshotConfig::burst_bytes = this x budget).
+inline constexpr int kBurstSnapshots = 8;
 /// The snapshot settings the lab runs the arena with (bandwidth_grades.cpp).
 rwd::client_server::SnapshotConfig lab_snapshot_config();
 

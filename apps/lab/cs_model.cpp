@@ -31,9 +31,13 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.fps = o.render_fps;
     base.frame_jitter = o.frame_jitter;
     base.max_rewind_ms = o.max_rewind_ms;
-    if (o.snapshot_budget >= 0) base.snapshots.budget_bytes = o.snapshot_budget;
+    if (o.snapshot_budget >= 0) {
+        base.snapshots.budget_bytes = o.snapshot_budget;
+        base.snapshots.burst_bytes = std::min(kBurstSnapshots * o.snapshot_budget, 65535);
+    }
     base.snapshots.predicted_deltas = o.snapshot_codec != "plain";
-    base.snapshots.range_coded = o.snapshot_codec == "range";
+    base.snapshots.range_coded = o.snapshot_codec == "range" || o.snapshot_codec == "range-untrained";
+    base.snapshots.trained_model = o.snapshot_codec != "range-untrained";
     base.up = up;
     base.down = down;
     const double control = std::min(o.duration_s, 20.0);
@@ -64,6 +68,11 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
 
 }  // namespace
 
+PassConfig bandwidth_pass_for(const LabOptions& o) {
+    const Passes p = plan(o, up_link(o).value(), down_link(o).value());
+    return bandwidth_pass(p.main, std::min(p.main.duration_s, 20.0));
+}
+
 ModelResult run_client_server(const LabOptions& o) {
     const auto up = up_link(o).value();
     const auto down = down_link(o).value();
@@ -73,7 +82,7 @@ ModelResult run_client_server(const LabOptions& o) {
     f.zero_latency = run_pass(p.zero);
     f.shared_step = run_pass(p.shared);
     f.loss_10 = run_pass(p.loss);
-    f.bandwidth_64 = run_pass(bandwidth_pass(p.main, std::min(p.main.duration_s, 20.0)));
+    f.bandwidth_64 = run_pass(bandwidth_pass_for(o));
 
     CsRules rules;
     rules.tick_rate = o.tick_rate;

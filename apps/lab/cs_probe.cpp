@@ -64,8 +64,11 @@ void Probe::on_message(const std::vector<std::uint8_t>& data, Micros now) {
         cs::ConnectAccept acc;
         if (cs::decode_message(data, acc).ok()) slot_ = acc.slot;
     } else if (type.value() == cs::MessageType::snapshot) {
-        cs::SnapshotPacket<arena::ArenaGame::EntityRecord> snap;
-        if (cs::decode_message(data, snap).ok() && (!has_snapshot_ || snap.server_tick > snapshot_tick_)) {
+        // Only the header: the probe keeps no baselines and needs nothing but the server's tick.
+        cs::SnapshotHeader snap;
+        cs::Framed<cs::SnapshotHeader> f{&snap};
+        rwd::wire::ReadStream s(data);
+        if (serialize(s, f) && (!has_snapshot_ || snap.server_tick > snapshot_tick_)) {
             has_snapshot_ = true;
             snapshot_tick_ = snap.server_tick;
             snapshot_at_ = now;

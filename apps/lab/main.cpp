@@ -2,6 +2,7 @@
 #include "model.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "train_model.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "rewind-lab: %.*s\n", static_cast<int>(d.size()), d.data());
         return 2;
     }
+    if (!options.train_model_path.empty())
+        return lab::train_snapshot_model(options, options.train_model_path, stdout);
     const lab::ModelEntry* model = lab::find_model(options.model);
     if (!model) {
         std::fprintf(stderr, "rewind-lab: unknown model '%s' (known:", options.model.c_str());

@@ -78,8 +78,9 @@ rwd::Status LabOptions::validate() const {
     if (max_rewind_ms != kPerClientRewind && (max_rewind_ms < 0 || max_rewind_ms > 1000))
         return bad("--max-rewind-ms must be 0..1000");
     if (snapshot_budget < -1 || snapshot_budget > 65535) return bad("--snapshot-budget must be 0..65535");
-    if (snapshot_codec != "range" && snapshot_codec != "predicted" && snapshot_codec != "plain")
-        return bad("--snapshot-codec must be range, predicted or plain");
+    if (snapshot_codec != "range" && snapshot_codec != "range-untrained" && snapshot_codec != "predicted" &&
+        snapshot_codec != "plain")
+        return bad("--snapshot-codec must be range, range-untrained, predicted or plain");
     if (auto u = up_link(*this); !u) return u.error();
     if (auto d = down_link(*this); !d) return d.error();
     return {};
@@ -101,12 +102,20 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--max-rewind-ms", o.max_rewind_ms,
                    "a fixed server lag-compensation cap in ms, 0..1000 (default: each client's own latency, "
                    "RTT compensated up to 250 ms: ServerConfig::rewind_limit = client_latency)");
-    app.add_option("--snapshot-budget", o.snapshot_budget,
-                   "most bytes of one snapshot message, 0 = none (default: the lab's 95 B)");
+    app.add_option(
+        "--snapshot-budget", o.snapshot_budget,
+        "snapshot byte budget: bytes a snapshot message may take on average, up to four times that at "
+        "once; 0 = none (default: the lab's 160 B)");
     app.add_option("--snapshot-codec", o.snapshot_codec,
-                   "entity coding: range (predicted deltas, range-coded), predicted (predicted deltas, "
-                   "bit-packed) or plain (bit-packed against the baseline value: the previous codec)")
+                   "entity coding: range (predicted deltas, range-coded from the arena's trained model), "
+                   "range-untrained (the same with every model starting at 1/2), predicted (predicted "
+                   "deltas, bit-packed) or plain (bit-packed against the baseline value: the previous codec)")
         ->capture_default_str();
+    app.add_option("--train-snapshot-model", o.train_model_path,
+                   "instead of grading: run the 64-player pass on the lan, checklist and intercontinental "
+                   "profiles (training seeds 101-103, never the graded ones) with a model trainer on the "
+                   "server, and write the arena's range coder table as C++ to this file "
+                   "(game/src/snapshot_model_table.cpp)");
     std::string names;
     for (auto n : rwd::transport::link_profile_names()) names += std::string(n) + ", ";
     app.add_option("--profile", o.profile, "link profile for both directions: " + names + "none")

@@ -42,12 +42,13 @@ struct LabOptions {
     int max_rewind_ms = kPerClientRewind;  ///< a fixed lag-compensation cap, or each client's own latency
     int snapshot_budget = -1;              ///< snapshot byte budget (-1: the lab's default; 0: none)
     std::string snapshot_codec =
-        "range";                        ///< entity coding: range, predicted (bit-packed) or plain (previous)
+        "range";  ///< entity coding: range, range-untrained, predicted (bit-packed) or plain (previous)
     std::string profile = "checklist";  ///< base link profile for both directions ("none": a perfect link)
     LinkKnobs both;                     ///< knobs for both directions
     LinkKnobs up;                       ///< client -> server overrides
     LinkKnobs down;                     ///< server -> client overrides
     std::string json_path;              ///< write every figure here (empty: no JSON)
+    std::string train_model_path;       ///< train the arena's snapshot model and write it here instead
     std::string plot_dir;               ///< write PNG charts here (empty: no charts)
     bool quiet = false;                 ///< print only the verdict table
 
