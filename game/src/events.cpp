@@ -12,7 +12,9 @@ void ArenaGame::collect_events(const State& before, const State& after, std::vec
     const std::size_t hits = after.hit_count < after.hits.size() ? after.hit_count : after.hits.size();
     for (std::size_t i = 0; i < hits; ++i) {
         const HitRecord& h = after.hits[i];
-        out.push_back(cs::GameEvent{cs::EventKind::hit, h.shooter, h.target, h.damage});
+        // A hit is drawn where it happens: only the two players and those who can see one of them get it.
+        out.push_back(
+            cs::GameEvent{cs::EventKind::hit, h.shooter, h.target, h.damage, cs::EventScope::nearby});
     }
     for (int v = 0; v < kMaxPlayers; ++v) {
         const Player& was = before.players[v];

@@ -223,6 +223,11 @@ void ServerCore::broadcast(EventKind kind, int subject, int other, std::int32_t 
     impl_->broadcast(kind, subject, other, value, text);
 }
 
+void ServerCore::broadcast_if(EventKind kind, int subject, int other, std::int32_t value,
+                              bool (*to)(void*, int), void* user) {
+    impl_->broadcast(kind, subject, other, value, {}, to, user);
+}
+
 Tick ServerCore::tick() const { return impl_->tick; }
 
 bool ServerCore::seated(int slot) const {

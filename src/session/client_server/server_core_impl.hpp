@@ -93,7 +93,8 @@ struct ServerCore::Impl {
     void send_snapshots(Micros now);
     void send_snapshot(int slot, Micros now, std::size_t max_size, std::size_t datagram_overhead);
     void send_event(int slot, Event ev);
-    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text);
+    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text,
+                   bool (*to)(void*, int) = nullptr, void* user = nullptr);
     template <class Msg>
     bool send(transport::PeerId peer, transport::Delivery delivery, Msg& msg,
               std::uint64_t* bytes = nullptr) {

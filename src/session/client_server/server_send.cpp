@@ -105,12 +105,12 @@ void ServerCore::Impl::send_event(int slot, Event ev) {
 }
 
 void ServerCore::Impl::broadcast(EventKind kind, int subject, int other, std::int32_t value,
-                                 const std::string& text) {
+                                 const std::string& text, bool (*to)(void*, int), void* user) {
     ++stats.events;
     Event ev{0,     kind, tick, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other),
              value, text};
     for (int i = 0; i < max_clients; ++i)
-        if (seat(i).phase == Phase::seated) send_event(i, ev);
+        if (seat(i).phase == Phase::seated && (to == nullptr || to(user, i))) send_event(i, ev);
 }
 
 }  // namespace rwd::client_server

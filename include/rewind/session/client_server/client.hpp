@@ -99,6 +99,10 @@ public:
     /// server's authoritative world as last received (an entity the server's byte budget left out shows its
     /// newest value received). Empty before the first snapshot.
     [[nodiscard]] std::span<const EntityRecord> newest_snapshot_entities() const { return latest_.entities; }
+    /// For each of newest_snapshot_entities(), the server tick its value is from: newest_server_tick(), or
+    /// for an entity the server's byte budget left out, the tick of the snapshot that last carried it. How
+    /// far behind the newest snapshot a copy is: what the budget costs in staleness.
+    [[nodiscard]] std::span<const Tick> newest_snapshot_value_ticks() const { return refreshed_; }
 
     /// What the client is doing.
     [[nodiscard]] ClientPhase phase() const { return core_.phase(); }
@@ -149,7 +153,9 @@ private:
     SequenceBuffer<State, kHistory, Tick> states_;  // states_[t]: after applying the input for t
     Snapshot latest_{};
     Snapshot incoming_{};
-    SnapshotReceiver<G> receiver_;  // decoded snapshots (delta baselines) and the display list
+    std::vector<Tick> refreshed_;       // newest_snapshot_value_ticks(), one per entity of latest_
+    std::vector<Tick> refreshed_next_;  // built for incoming_ before the swap
+    SnapshotReceiver<G> receiver_;      // decoded snapshots (delta baselines) and the display list
     std::deque<Correction> corrections_;
     sync::VisualSmoother smoother_;  // the drawn own player = prediction + this offset
     sync::FracTick render_time_{};

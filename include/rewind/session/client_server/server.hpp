@@ -150,14 +150,32 @@ private:
         if constexpr (EmitsEvents<G>) {
             game_events_.clear();
             G::collect_events(before_, state_, game_events_);
-            for (const GameEvent& e : game_events_) core_.broadcast(e.kind, e.subject, e.other, e.value, {});
+            for (const GameEvent& e : game_events_) {
+                if (e.scope == EventScope::nearby) {
+                    event_ = &e;
+                    core_.broadcast_if(e.kind, e.subject, e.other, e.value, &Server::sees_event, this);
+                } else {
+                    core_.broadcast(e.kind, e.subject, e.other, e.value, {});
+                }
+            }
         }
         core_.end_tick(now, started);
     }
 
+    // Whether the client in `slot` receives the nearby event event_: it is one of its two players, or its
+    // newest snapshot carried one of them.
+    static bool sees_event(void* self, int slot) {
+        const auto& srv = *static_cast<Server*>(self);
+        const GameEvent& e = *srv.event_;
+        if (slot == e.subject || slot == e.other) return true;
+        return srv.sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e.subject))) ||
+               srv.sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e.other)));
+    }
+
     ServerCore core_;
     State state_;
-    State before_{};  // the world before the tick, for collect_events
+    const GameEvent* event_ = nullptr;  // the nearby event being sent (sees_event)
+    State before_{};                    // the world before the tick, for collect_events
     sync::HitboxHistory<G, kHistoryTicks> history_;
     RewoundTargets<G> rewound_{};
     std::array<Input, G::kMaxPlayers> inputs_{};

@@ -47,6 +47,23 @@ bool Client<G>::read_snapshot_entities(wire::ReadStream& s, const SnapshotHeader
 template <ReplicatedGame G>
 void Client<G>::accept_snapshot(const SnapshotHeader& head, bool reconcile_now, Micros now) {
     static_cast<SnapshotHeader&>(incoming_) = head;
+    // Where each entity's value is from: this snapshot, or for one the byte budget left out, the snapshot
+    // whose value the client keeps showing (the last one that carried it, else the baseline).
+    refreshed_next_.clear();
+    for (const EntityRecord& e : incoming_.entities) {
+        Tick from = head.server_tick;
+        if (std::find(incoming_.stale.begin(), incoming_.stale.end(), e.id) != incoming_.stale.end()) {
+            const auto it =
+                std::lower_bound(latest_.entities.begin(), latest_.entities.end(), e.id,
+                                 [](const EntityRecord& r, std::uint32_t id) { return r.id < id; });
+            const auto k = static_cast<std::size_t>(it - latest_.entities.begin());
+            from = it != latest_.entities.end() && it->id == e.id && k < refreshed_.size()
+                       ? refreshed_[k]
+                       : receiver_.baseline_tick();
+        }
+        refreshed_next_.push_back(from);
+    }
+    std::swap(refreshed_, refreshed_next_);
     receiver_.accept(incoming_,
                      latest_.entities);  // keep it as a baseline; stale entities show their newest value
     interp_.push(head.server_tick, incoming_.entities, now);

@@ -112,6 +112,9 @@ public:
     void kick(int slot, DisconnectCode code, Micros now);
     /// Sends an event to every seated client over the reliable channel.
     void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text = {});
+    /// Sends an event to the seated clients for which `to(user, slot)` is true.
+    void broadcast_if(EventKind kind, int subject, int other, std::int32_t value, bool (*to)(void*, int),
+                      void* user);
 
     /// The next tick to simulate.
     [[nodiscard]] Tick tick() const;

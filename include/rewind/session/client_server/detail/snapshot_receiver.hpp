@@ -34,6 +34,7 @@ public:
                                      SnapshotEntities<EntityRecord>& entities, bool& baseline_missing) {
         const auto find = [this](std::uint16_t seq) -> const std::vector<EntityRecord>* {
             const auto* e = window_.find(seq);
+            if (e != nullptr) baseline_tick_ = e->tick;
             return e ? &e->entities : nullptr;
         };
         const auto predict = [this, server_tick](std::uint16_t seq, std::span<const EntityRecord> base,
@@ -52,6 +53,8 @@ public:
         };
         return read_snapshot_entities(s, sequence, entities, find, baseline_missing, predict, &range_);
     }
+    /// The server tick of the baseline the last read_entities() resolved.
+    [[nodiscard]] Tick baseline_tick() const { return baseline_tick_; }
     /// For an accepted snapshot: keeps its list as a future baseline, then turns packet.entities into the
     /// list to show: each stale entity takes the value in `shown` (what the client showed last), which is
     /// newer.
@@ -66,6 +69,7 @@ private:
     sync::SnapshotWindow<EntityRecord> window_{sync::kMaxSnapshotWindow};
     std::vector<EntityRecord> reference_;  // the baseline advanced by the prediction (scratch of a read)
     RangeSectionScratch range_;            // the range decoder of the entity lists
+    Tick baseline_tick_{};                 // of the baseline the last read resolved
 };
 
 }  // namespace rwd::client_server

@@ -70,6 +70,15 @@ public:
         clients_.at(static_cast<std::size_t>(slot)).reset(static_cast<std::size_t>(config_.window));
         coded_ratio_.at(static_cast<std::size_t>(slot)) = 1.0;
     }
+    /// Whether the newest snapshot sent to `slot` carried entity `id` (what that client can see now).
+    [[nodiscard]] bool holds(int slot, std::uint32_t id) const {
+        const auto& w = clients_.at(static_cast<std::size_t>(slot)).window;
+        if (!w.has_newest()) return false;
+        const auto* e = w.find(w.newest_sequence());
+        if (e == nullptr) return false;
+        return std::binary_search(e->entities.begin(), e->entities.end(), id,
+                                  [](const auto& a, const auto& b) { return id_of(a) < id_of(b); });
+    }
     /// The client in `slot` acknowledged the snapshot of `tick` (untrusted).
     void ack(int slot, Tick tick) { (void)clients_.at(static_cast<std::size_t>(slot)).window.ack(tick); }
     /// Optional relevance filter/weight (null: area of interest only).
@@ -177,6 +186,9 @@ public:
     }
 
 private:
+    static std::uint32_t id_of(std::uint32_t id) { return id; }
+    static std::uint32_t id_of(const EntityRecord& e) { return e.id; }
+
     // The coded-to-packed ratio: learned over ~8 snapshots from lists of at least 64 packed bits, and held
     // to [0.25, 1.5] (a coder never needs much more than packing; a ratio far below what was seen would let
     // one snapshot overspend the budget many times over before it is corrected).
