@@ -163,6 +163,17 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AuthorityFigures, probe_seated, bad_packets_s
                                    flagged, probe_max_speed, top_speed, probe_ticks_observed,
                                    probe_kicked_cheating)
 
+/// How old a client's copy of each entity inside its area of interest is when a frame is drawn
+/// (Client::newest_snapshot_value_ticks()): behind the newest snapshot it holds (what the byte budget costs:
+/// 0 when nothing is left out), and since the snapshot that carried it arrived (which adds the gaps of loss
+/// and jitter).
+struct StalenessFigures {
+    double snapshot_interval_ms = 0;  ///< 1000 / snapshot rate
+    Dist behind_newest_ms;  ///< newest snapshot's tick - the copy's tick, in ms, per entity per frame
+    Dist since_arrival_ms;  ///< frame time - arrival of the snapshot the copy came in, in ms
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StalenessFigures, snapshot_interval_ms, behind_newest_ms, since_arrival_ms)
+
 /// Item 7: state keeps flowing while reliable events arrive complete and in order.
 struct ChannelFigures {
     double loss = 0;                 ///< configured loss per direction (random + bursts)
@@ -231,8 +242,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShotFigures, rifle_shots, on_screen_hits, reg
 
 /// Bandwidth per client (context for issue 5).
 struct BandwidthFigures {
-    Dist kbps_down;                  ///< per client, transport's measured rate server -> client (samples)
-    Dist kbps_up;                    ///< client -> server
+    Dist kbps_down;  ///< per client, transport's measured rate server -> client (samples; its datagrams
+                     ///< with their transport header, without the 28 B UDP/IP header)
+    Dist kbps_up;    ///< client -> server
     double mean_snapshot_bytes = 0;  ///< payload bytes per snapshot
     std::uint64_t max_snapshot_bytes = 0;
     // Snapshot traffic (bandwidth_grades.hpp): with 28 B UDP/IP and the transport header per datagram.
@@ -254,11 +266,14 @@ struct BandwidthFigures {
     std::uint64_t outside_aoi_received = 0;  ///< ... that the client had anyway (must be 0)
     std::uint64_t inside_aoi_seen = 0;       ///< entities within the radius - margin
     std::uint64_t inside_aoi_missing = 0;    ///< ... that the client lacked (budget deferrals)
+    double events_per_client_s = 0;          ///< reliable events each client received per second
+    double chats_per_client_s = 0;           ///< of them chat lines (every player's goes to every client)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, kbps_down, kbps_up, mean_snapshot_bytes,
-                                   max_snapshot_bytes, snapshot_kbps, wire_bytes_per_snapshot,
-                                   payload_bytes_per_snapshot, unpredicted_payload_bytes_per_snapshot,
-                                   bits_per_entity, relevant_per_snapshot, baseline_share, left_out_share,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BandwidthFigures, events_per_client_s, chats_per_client_s, kbps_down,
+                                   kbps_up, mean_snapshot_bytes, max_snapshot_bytes, snapshot_kbps,
+                                   wire_bytes_per_snapshot, payload_bytes_per_snapshot,
+                                   unpredicted_payload_bytes_per_snapshot, bits_per_entity,
+                                   relevant_per_snapshot, baseline_share, left_out_share,
                                    budget_limited_share, full_wire_bytes_per_snapshot, ratio_vs_full,
                                    interest_checks, outside_aoi_seen, outside_aoi_received, inside_aoi_seen,
                                    inside_aoi_missing)
@@ -305,12 +320,13 @@ struct PassFigures {
     ChannelFigures channel;
     ShotFigures shots;
     BandwidthFigures bandwidth;
+    StalenessFigures staleness;
     std::vector<SeriesPoint> series;           ///< overlay samples (main pass only)
     std::vector<CorrectionPoint> corrections;  ///< every correction (main pass only)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PassFigures, name, simulated_s, wall_s, players, playing, disconnects,
                                    tick, clock, prediction, inputs, latency, shared, interp, authority,
-                                   channel, shots, bandwidth, series, corrections)
+                                   channel, shots, bandwidth, staleness, series, corrections)
 
 /// The four passes the client-server model runs.
 struct CsFigures {

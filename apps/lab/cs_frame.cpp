@@ -5,6 +5,7 @@
 
 #include <rewind/core/checksum.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -35,6 +36,32 @@ bool touched_by_others(std::uint32_t fields) {
 }
 
 }  // namespace
+
+void Match::sample_staleness(const Seat& s, Micros now) {
+    const Client& c = *s.client;
+    const auto entities = c.newest_snapshot_entities();
+    const auto ticks = c.newest_snapshot_value_ticks();
+    if (entities.empty() || ticks.size() != entities.size() || s.arrivals.empty()) return;
+    const std::uint32_t own = arena::ArenaGame::player_entity(s.slot);
+    const auto me =
+        std::find_if(entities.begin(), entities.end(), [&](const auto& e) { return e.id == own; });
+    if (me == entities.end()) return;
+    const double radius = cfg_.snapshots.aoi_radius_m / arena::ArenaGame::kMetersPerUnit;
+    const double tick_ms = 1000.0 / cfg_.tick_rate;
+    const rwd::Tick newest = c.newest_server_tick();
+    for (std::size_t i = 0; i < entities.size(); ++i) {
+        const auto& e = entities[i];
+        if (e.id == own) continue;
+        const double dx = e.snap.x - me->snap.x, dy = e.snap.y - me->snap.y;
+        if (radius > 0 && dx * dx + dy * dy > radius * radius) continue;
+        behind_newest_ms_.push_back(static_cast<double>(newest - ticks[i]) * tick_ms);
+        // The arrival of the snapshot with that tick (or, if it is older than those kept, the oldest kept).
+        auto a = std::find_if(s.arrivals.begin(), s.arrivals.end(),
+                              [&](const auto& p) { return p.first >= ticks[i]; });
+        if (a == s.arrivals.end()) a = std::prev(s.arrivals.end());
+        since_arrival_ms_.push_back(static_cast<double>((now - a->second).count) / 1000.0);
+    }
+}
 
 arena::Input Match::script_input(Seat& s, Micros now) const {
     // Half-second segments, each a seeded choice of direction and action: everything one player can do alone.
@@ -238,7 +265,10 @@ void Match::client_frame(Seat& s, int index, Micros now) {
             gaps_ms_.push_back(static_cast<double>((now - *s.last_snapshot_at).count) / 1000.0);
         s.last_snapshot_at = now;
         s.last_snapshots = snaps;
+        s.arrivals.emplace_back(c.newest_server_tick(), now);
+        if (s.arrivals.size() > 128) s.arrivals.pop_front();
     }
+    sample_staleness(s, now);
 
     if (cfg_.chat && now >= s.next_chat && now < end_ - Micros{3'000'000}) {
         if (c.send_chat(chat_text(s.slot, s.chats_sent)).ok()) {

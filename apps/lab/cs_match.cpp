@@ -355,6 +355,9 @@ void Match::finish() {
     finish_inputs();
     fig_.channel.loss = cfg_.down.expected_loss();
     fig_.channel.snapshot_gap_ms = distribution(gaps_ms_);
+    fig_.staleness.snapshot_interval_ms = 1000.0 / cfg_.snapshot_rate;
+    fig_.staleness.behind_newest_ms = distribution(behind_newest_ms_);
+    fig_.staleness.since_arrival_ms = distribution(since_arrival_ms_);
     fig_.channel.max_snapshot_gap_ms = fig_.channel.snapshot_gap_ms.max;
 
     shots_.finish(fig_.shots, tick_ms);
@@ -365,6 +368,11 @@ void Match::finish() {
         fig_.bandwidth.mean_snapshot_bytes =
             static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
     bandwidth_.finish(fig_.bandwidth);
+    const double client_s = static_cast<double>(cfg_.players) * cfg_.duration_s;
+    if (client_s > 0) {
+        fig_.bandwidth.events_per_client_s = static_cast<double>(fig_.channel.events_received) / client_s;
+        fig_.bandwidth.chats_per_client_s = static_cast<double>(fig_.channel.chats_sent) / cfg_.duration_s;
+    }
 
     if (probe_) {
         auto& a = fig_.authority;

@@ -17,6 +17,7 @@
 #include <rewind/transport/sim_network.hpp>
 
 #include <array>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,7 @@ struct Seat {
     std::uint64_t seen_corrections = 0;
     std::uint64_t last_snapshots = 0;
     std::optional<rwd::Micros> last_snapshot_at;
+    std::deque<std::pair<rwd::Tick, rwd::Micros>> arrivals;  ///< (server tick, arrival) of recent snapshots
     rwd::Micros next_chat{};
     std::uint32_t chats_sent = 0;
     std::map<int, std::uint32_t> next_chat_from;  ///< speaker slot -> next chat number expected from it
@@ -69,6 +71,7 @@ private:
     void sample(rwd::Micros now);
     void client_frame(Seat& s, int index, rwd::Micros now);
     void collect_corrections(Seat& s, int index, rwd::Micros now);
+    void sample_staleness(const Seat& s, rwd::Micros now);
     void take_events(Seat& s, int index);
     void cut_events();
     void finish_inputs();
@@ -114,6 +117,7 @@ private:
     // Samples gathered while running (second half of the match unless noted).
     std::vector<double> offsets_, leads_, rtts_, delays_, buffers_, kbps_down_, kbps_up_;
     std::vector<double> errors_, movement_errors_, own_errors_, gaps_ms_;
+    std::vector<double> behind_newest_ms_, since_arrival_ms_;  // staleness samples (StalenessFigures)
     std::vector<double> input_depths_, input_targets_, rewind_limits_, offset_targets_;
     PassFigures fig_;
 };

@@ -104,8 +104,8 @@ void add_options(CLI::App& app, LabOptions& o) {
                    "RTT compensated up to 250 ms: ServerConfig::rewind_limit = client_latency)");
     app.add_option(
         "--snapshot-budget", o.snapshot_budget,
-        "snapshot byte budget: bytes a snapshot message may take on average, up to four times that at "
-        "once; 0 = none (default: the lab's 160 B)");
+        "snapshot byte budget: bytes a snapshot message may take on average, up to eight times that at "
+        "once; 0 = none (default: the lab's 200 B)");
     app.add_option("--snapshot-codec", o.snapshot_codec,
                    "entity coding: range (predicted deltas, range-coded from the arena's trained model), "
                    "range-untrained (the same with every model starting at 1/2), predicted (predicted "

@@ -54,6 +54,9 @@ inline lab::CsFigures passing() {
     b.players = 64;
     b.bandwidth.snapshot_kbps = {64, 30, 30, 31, 31, 32};
     b.bandwidth.outside_aoi_seen = 1000;
+    b.bandwidth.kbps_down = {6400, 40, 40, 45, 46, 50};
+    b.staleness.snapshot_interval_ms = 1000.0 / 30;
+    b.staleness.behind_newest_ms = {100000, 0, 0, 0, 0, 33};
     return f;
 }
 

@@ -20,7 +20,7 @@ TEST(LabGrade, EveryItemPassesOnGoodFigures) {
         if (g.graded) {
             EXPECT_TRUE(g.pass) << g.item << ": " << g.measured;
         }
-    EXPECT_EQ(v.passed(), 11);
+    EXPECT_EQ(v.passed(), 12);
     EXPECT_EQ(v.failed(), 0);
     EXPECT_TRUE(v.all_pass());
 }
@@ -136,8 +136,23 @@ TEST(LabGrade, EachItemFailsOnItsOwn) {
     }
     {
         auto f = passing();
+        f.bandwidth_64.bandwidth.left_out_share = 0.02;  // the budget postponed a fiftieth
+        expect_only_failure(f, "- Delta");
+    }
+    {
+        auto f = passing();
+        f.bandwidth_64.staleness.behind_newest_ms.p99 = 100;  // three snapshots behind
+        expect_only_failure(f, "- Delta");
+    }
+    {
+        auto f = passing();
         f.bandwidth_64.bandwidth.outside_aoi_received = 1;
         expect_only_failure(f, "- Interest");
+    }
+    {
+        auto f = passing();
+        f.bandwidth_64.bandwidth.kbps_down.median = 50;
+        expect_only_failure(f, "- Down");
     }
 }
 

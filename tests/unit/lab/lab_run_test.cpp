@@ -80,7 +80,7 @@ TEST(LabRun, ShortChecklistRunHasEveryFigureAndAnHonestExitCode) {
         EXPECT_EQ(p["playing"].get<int>(), p["players"].get<int>()) << pass;
     }
     EXPECT_FALSE(j["figures"]["passes"]["main"]["series"].empty());
-    EXPECT_EQ(j["checklist"].size(), 12u);  // 11 graded rows and the end-to-end latency row
+    EXPECT_EQ(j["checklist"].size(), 13u);  // 12 graded rows and the end-to-end latency row
     EXPECT_GT(j["figures"]["passes"]["main"]["latency"]["input_to_apply_ms"]["count"].get<int>(), 0);
     EXPECT_GT(j["figures"]["passes"]["main"]["latency"]["view_age_ms"]["count"].get<int>(), 0);
     for (const auto& row : j["checklist"]) {
