@@ -31,10 +31,17 @@ public:
         rwd::Status s = inner_.send(peer, delivery, data);
         if (s.ok() && delivery == rwd::transport::Delivery::reliable_ordered) {
             const auto type = rwd::client_server::peek_message_type(data);
+            // Read as the client reads it: against the sequence and tick of the event before on this peer.
             rwd::client_server::Event e;
+            Context& c = context_[peer];
+            e.expected_sequence = c.expected;
+            e.previous_tick = c.previous_tick;
             if (type.ok() && type.value() == rwd::client_server::MessageType::event &&
-                rwd::client_server::decode_message(data, e).ok())
+                rwd::client_server::decode_message(data, e).ok()) {
                 sent_[peer].add(e);
+                c.expected = e.sequence + 1;
+                c.previous_tick = e.tick;
+            }
         }
         return s;
     }
@@ -58,6 +65,11 @@ public:
 private:
     rwd::transport::Transport& inner_;
     std::map<rwd::transport::PeerId, EventLedger> sent_;
+    struct Context {
+        std::uint32_t expected = 0;
+        rwd::Tick previous_tick{};
+    };
+    std::map<rwd::transport::PeerId, Context> context_;  // per peer, what its events are coded against
 };
 
 }  // namespace soak

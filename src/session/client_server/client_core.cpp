@@ -50,6 +50,7 @@ void ClientCore::Impl::end(DisconnectCode code) {
 void ClientCore::Impl::on_event(Event&& ev) {
     if (ev.sequence != expected_event_) ++stats_.events_out_of_order;
     expected_event_ = ev.sequence + 1;
+    last_event_tick_ = ev.tick;
     ++stats_.events_received;
     events_.push_back(std::move(ev));
     if (events_.size() > kMaxQueuedEvents) events_.pop_front();
@@ -78,6 +79,7 @@ Status ClientCore::connect(const transport::Address& server, Micros now) {
     m.game_.forget_snapshots();
     m.has_seq_ = false;
     m.expected_event_ = 0;
+    m.last_event_tick_ = Tick{};
     return {};
 }
 

@@ -80,6 +80,7 @@ public:
     std::uint64_t seq_received_window_ = 0;
     std::uint64_t seq_expected_window_ = 0;
     std::uint32_t expected_event_ = 0;
+    Tick last_event_tick_{};  // of the last event received (the next one's tick is coded against it)
     std::deque<Event> events_;
     std::deque<Micros> correction_times_;
     std::vector<std::uint8_t> buffer_;

@@ -44,6 +44,8 @@ void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now
             return;
         case MessageType::event: {
             Event ev;
+            ev.expected_sequence = expected_event_;
+            ev.previous_tick = last_event_tick_;
             if (!decode_message(data, ev).ok()) {
                 ++stats_.malformed;
                 return;

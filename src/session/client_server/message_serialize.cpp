@@ -103,12 +103,20 @@ bool serialize(Stream& s, SnapshotHeader& m) {
 
 template <class Stream>
 bool serialize(Stream& s, Event& m) {
-    return wire::serialize_bits(s, m.sequence, 32) && wire::serialize_enum(s, m.kind, EventKind::leave) &&
-           serialize_tick(s, m.tick) &&
-           wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) &&
-           wire::serialize_int(s, m.other, std::uint8_t{0}, std::uint8_t{255}) &&
-           wire::serialize_int(s, m.value, INT32_MIN, INT32_MAX) &&
-           wire::serialize_string(s, m.text, kMaxChatBytes);
+    // Sequence and tick against what the receiver already holds (usually 5 bits each), the value near 0.
+    auto seq = static_cast<std::int32_t>(m.sequence - m.expected_sequence);
+    auto dt = static_cast<std::int32_t>(m.tick.value - m.previous_tick.value);
+    if (!wire::serialize_relative(s, 0, seq) || !wire::serialize_enum(s, m.kind, EventKind::leave) ||
+        !wire::serialize_relative(s, 0, dt) ||
+        !wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) ||
+        !wire::serialize_int(s, m.other, std::uint8_t{0}, std::uint8_t{255}) ||
+        !wire::serialize_relative(s, 0, m.value) || !wire::serialize_string(s, m.text, kMaxChatBytes))
+        return false;
+    if constexpr (Stream::is_reading) {
+        m.sequence = m.expected_sequence + static_cast<std::uint32_t>(seq);
+        m.tick = Tick{m.previous_tick.value + static_cast<std::uint32_t>(dt)};
+    }
+    return true;
 }
 
 template <class Stream>

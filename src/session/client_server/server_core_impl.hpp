@@ -40,6 +40,7 @@ struct ServerCore::Impl {
         bool has_snapshot_ack = false;        // it acknowledged a snapshot (snapshot_ack is valid)
         Tick snapshot_ack{};  // the newest snapshot tick it acknowledged, never past the newest sent
         std::uint32_t event_sequence = 0;
+        Tick last_event_tick{};      // of the last event sent (events code their tick against it)
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;
         ServerClientStats stats{};

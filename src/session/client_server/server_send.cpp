@@ -100,7 +100,10 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
 
 void ServerCore::Impl::send_event(int slot, Event ev) {
     Seat& s = seat(slot);
+    ev.expected_sequence = s.event_sequence;
     ev.sequence = s.event_sequence++;
+    ev.previous_tick = s.last_event_tick;
+    s.last_event_tick = ev.tick;
     if (send(s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent)) ++s.stats.events_sent;
 }
 

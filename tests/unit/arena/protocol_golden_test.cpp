@@ -1,4 +1,5 @@
-/// The golden bytes docs/PROTOCOL.md gives for client-server messages carrying the arena's Input and entities.
+/// The golden bytes docs/PROTOCOL.md gives for client-server messages carrying the arena's Input and
+/// entities.
 #include <arena/arena_game.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/packets.hpp>
@@ -71,8 +72,8 @@ std::vector<std::uint8_t> range_section() {
     cs::RangeSectionScratch range;
     std::vector<std::uint8_t> buf(64);
     rwd::wire::WriteStream w(buf);
-    EXPECT_TRUE(cs::write_entity_section(w, std::uint8_t{1}, std::span<const Record>(baseline), now, stale, {},
-                                         &range));
+    EXPECT_TRUE(cs::write_entity_section(w, std::uint8_t{1}, std::span<const Record>(baseline), now, stale,
+                                         {}, &range));
     w.flush();
     return {w.data().begin(), w.data().begin() + static_cast<std::ptrdiff_t>(w.bytes_used())};
 }

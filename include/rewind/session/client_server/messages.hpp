@@ -141,6 +141,11 @@ struct Event {
     std::uint8_t other = 0;    ///< the other slot (killer, target), or subject
     std::int32_t value = 0;    ///< score, damage, entity id
     std::string text;          ///< chat text (empty otherwise), at most kMaxChatBytes
+    /// Not on the wire: what the receiver already knows from this connection's reliable ordered channel, the
+    /// sequence it expects next and the tick of the event before (0 and 0 for the first). sequence and tick
+    /// are coded against them (since protocol 7); the sender and the receiver set them alike.
+    std::uint32_t expected_sequence = 0;
+    Tick previous_tick{};
     friend bool operator==(const Event&, const Event&) = default;
 };
 

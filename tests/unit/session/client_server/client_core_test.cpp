@@ -195,6 +195,7 @@ TEST(ClientCore, EventsArriveInOrderAndAnUnpolledQueueStaysBounded) {
     for (std::uint32_t i = 0; i < 4100; ++i) {
         cs::Event ev;
         ev.sequence = i;
+        ev.expected_sequence = i;  // as a server sends it: coded against the one after the previous event
         ev.kind = cs::EventKind::score;
         ev.value = static_cast<std::int32_t>(i);
         t.deliver(ev, tr::Delivery::reliable_ordered);
@@ -213,6 +214,7 @@ TEST(ClientCore, EventsArriveInOrderAndAnUnpolledQueueStaysBounded) {
     EXPECT_EQ(first, 4u);
     ev = cs::Event{};
     ev.sequence = 5000;  // a gap: counted, still delivered
+    ev.expected_sequence = 4100;
     t.deliver(ev, tr::Delivery::reliable_ordered);
     client.update(Micros{2000});
     EXPECT_EQ(client.stats().events_out_of_order, 1u);

@@ -198,6 +198,31 @@ TEST(CsMessages, TheSnapshotHeaderIsShortWhenTheClientHoldsATickNearIt) {
     EXPECT_LT(header_bits(h), full - cs::kPongTimeBits);
 }
 
+TEST(CsMessages, AnEventIsCodedAgainstTheOneBeforeIt) {
+    // The 41st event of a connection, two ticks after the 40th: sequence and tick cost 5 bits each.
+    cs::Event ev{40, cs::EventKind::hit, rwd::Tick{100002}, 3, 4, 25, ""};
+    ev.expected_sequence = 40;
+    ev.previous_tick = rwd::Tick{100000};
+    const auto bytes = encode(ev);
+    EXPECT_EQ(bytes.size(), 7u);  // 3 type + 5 + 3 + 5 + 8 + 8 + 10 + 7 bits (16 bytes before version 7)
+    cs::Event got{};
+    got.expected_sequence = 40;
+    got.previous_tick = rwd::Tick{100000};
+    ASSERT_TRUE(cs::decode_message(bytes, got).ok());
+    EXPECT_EQ(got, ev);
+    // Read against another context, the same bytes name another event: the receiver's context matters.
+    cs::Event other{};
+    ASSERT_TRUE(cs::decode_message(bytes, other).ok());
+    EXPECT_EQ(other.sequence, 0u);
+    EXPECT_EQ(other.tick, rwd::Tick{2});
+    // Ticks wrap: an event just after tick 2^32 - 1 is still a small step.
+    ev.previous_tick = rwd::Tick{0xFFFFFFFFu};
+    ev.tick = rwd::Tick{1};
+    got.previous_tick = ev.previous_tick;
+    ASSERT_TRUE(cs::decode_message(encode(ev), got).ok());
+    EXPECT_EQ(got.tick, rwd::Tick{1});
+}
+
 TEST(CsMessages, EventDisconnectChatRoundTrip) {
     auto ev = sample_event();
     auto bytes = encode(ev);
