@@ -129,7 +129,12 @@ void RangeReadStream::check_start() noexcept {
 bool RangeReadStream::finish() noexcept {
     if (error_ != Errc::ok) return false;
     // A complete message leaves the decoder exactly kRangeTailBytes past the end; fewer means bytes follow.
-    if (dec_.bytes_left() != 0 || dec_.past_end() != kRangeTailBytes) fail(Errc::malformed);
+    // Any value in the final interval [low, low + range) decodes the same fields; with the tail pinned to
+    // zeros the candidates are the multiples of 2^24 in it, and flush() sends the smallest, the one within
+    // 2^24 of low. The decoder holds value - low: the writer's bytes leave it below 2^24, any other ending
+    // at or above.
+    if (dec_.bytes_left() != 0 || dec_.past_end() != kRangeTailBytes || dec_.code() >= detail::kRangeTop)
+        fail(Errc::malformed);
     return ok();
 }
 

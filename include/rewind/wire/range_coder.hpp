@@ -206,6 +206,8 @@ public:
     [[nodiscard]] std::size_t bytes_left() const noexcept { return size_ - pos_; }
     [[nodiscard]] std::size_t bytes_read() const noexcept { return pos_; }
     [[nodiscard]] std::uint32_t range() const noexcept { return range_; }
+    /// The coded value less the interval's low end (always below range()).
+    [[nodiscard]] std::uint32_t code() const noexcept { return code_; }
 
 private:
     std::uint32_t next() noexcept {
@@ -332,8 +334,9 @@ public:
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);
     }
-    /// After the last field: Errc::malformed unless the message ended exactly at the end of the data (no
-    /// trailing bytes). Returns ok().
+    /// After the last field: Errc::malformed unless the data is exactly the bytes RangeWriteStream::flush()
+    /// produces for these fields: no trailing bytes, and no other final bytes that would decode the same
+    /// (every message has one encoding). Returns ok().
     bool finish() noexcept;
 
     /// True until the first error.

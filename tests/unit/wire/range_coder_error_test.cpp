@@ -136,6 +136,73 @@ TEST(RangeCoder, EmptyShortAndTrailingInput) {
     EXPECT_EQ(r2->error(), Errc::malformed);
 }
 
+RC_GTEST_PROP(RangeCoder, OnlyTheWritersEndingIsAccepted, ()) {
+    // The final interval holds other values that decode the same fields: the last byte one higher (or lower)
+    // is such a value whenever the interval is wide enough. finish() refuses every ending but the writer's.
+    auto fields = random_schema();
+    Bytes buf(64 * 1024);
+    auto w = make<RangeWriteStream>(buf);
+    RC_ASSERT(serialize_schema(*w, fields));
+    w->flush();
+    RC_ASSERT(w->ok());
+    const Bytes bytes(w->data().begin(), w->data().end());
+    RC_ASSERT(!bytes.empty());  // flush() always sends a byte
+    for (const int step : {1, -1}) {
+        Bytes other = bytes;
+        const std::size_t end = other.size() - 1;
+        const int last = other[end] + step;
+        if (last < 0 || last > 0xFF) continue;
+        other[end] = static_cast<std::uint8_t>(last);
+        auto values = blank(fields);
+        auto r = make<RangeReadStream>(other);
+        if (serialize_schema(*r, values) && same_values(values, fields)) RC_ASSERT(!r->finish());
+    }
+    auto r = make<RangeReadStream>(bytes);
+    auto values = blank(fields);
+    RC_ASSERT(serialize_schema(*r, values) && r->finish());
+}
+
+TEST(RangeCoder, AnotherValueInTheFinalIntervalIsRefused) {
+    // Messages of 1..40 random words and then a run of likely zeros (which keeps the final interval wide):
+    // wherever the last byte one higher still decodes the same fields, that ending is refused.
+    XorShift rng;
+    int met = 0;
+    for (int n = 1; n <= 40; ++n) {
+        std::vector<std::uint32_t> words(static_cast<std::size_t>(n));
+        for (auto& v : words) v = rng.next();
+        Bytes buf(512);
+        auto w = make<RangeWriteStream>(buf);
+        for (auto& v : words) ASSERT_TRUE(serialize_bits(*w, v, 32));
+        for (int k = 0; k < n; ++k) {
+            bool zero = false;
+            set_context(*w, 1);
+            ASSERT_TRUE(serialize_bool(*w, zero));
+        }
+        w->flush();
+        Bytes other(w->data().begin(), w->data().end());
+        ASSERT_FALSE(other.empty());
+        const std::size_t end = other.size() - 1;
+        if (other[end] == 0xFF) continue;
+        ++other[end];
+        auto r = make<RangeReadStream>(other);
+        bool all = true;
+        for (const std::uint32_t word : words) {
+            std::uint32_t v = 0;
+            all = all && serialize_bits(*r, v, 32) && v == word;
+        }
+        for (int k = 0; k < n; ++k) {
+            bool zero = true;
+            set_context(*r, 1);
+            all = all && serialize_bool(*r, zero) && !zero;
+        }
+        if (!all) continue;  // past the interval: other fields
+        ++met;
+        EXPECT_FALSE(r->finish()) << n;
+        EXPECT_EQ(r->error(), Errc::malformed);
+    }
+    EXPECT_GT(met, 5) << "the test must meet such endings";
+}
+
 RC_GTEST_PROP(RangeCoder, BitsRemainingBoundsWhatAnyInputDecodes, (const Bytes& data, bool zeros)) {
     // The cheapest possible path: one model, always the same symbol (zeros decode as a run of 0 bits). No
     // input, however crafted, decodes more one-bit fields than the first bits_remaining() promised.
