@@ -165,14 +165,16 @@ template <class Stream>
 bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* base) {
     using rwd::wire::serialize_bool;
     using rwd::wire::serialize_int;
-    // One "changed?" bit per group in delta mode; the reader starts from the base value and refuses
-    // "changed" to the same value (one encoding per value).
-    auto group = [&](std::uint32_t ctx, auto&& same, auto&& body) {
+    // In delta mode one "changed?" bit per field (at `delta_ordinal` of `ctx`, the value after it); the
+    // reader starts from the base value and refuses "changed" to the same value (one encoding per value). In
+    // full, the value alone at `full_ordinal`.
+    auto field = [&](std::uint32_t ctx, std::uint32_t delta_ordinal, std::uint32_t full_ordinal, auto&& same,
+                     auto&& body) {
         if (base == nullptr) {
-            rwd::wire::set_context(s, ctx, kFullOrdinal);
+            rwd::wire::set_context(s, ctx, full_ordinal);
             return body();
         }
-        rwd::wire::set_context(s, ctx);
+        rwd::wire::set_context(s, ctx, delta_ordinal);
         bool changed = !same();
         if (!serialize_bool(s, changed)) return false;
         if (!changed) return true;
@@ -181,6 +183,9 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
             if (same()) return s.fail(rwd::Errc::malformed), false;
         }
         return true;
+    };
+    auto group = [&](std::uint32_t ctx, auto&& same, auto&& body) {
+        return field(ctx, 0, kFullOrdinal, same, body);
     };
     const EntitySnapshot& b = base != nullptr ? *base : v;
     bool ok = group(
@@ -211,22 +216,10 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
     rwd::wire::set_context(s, kCtxOwner);
     if (!serialize_bool(s, owner_part)) return false;
     if (!owner_part) return true;  // the reader already holds them (the base's, or zero)
-    std::uint32_t field = 0;
+    std::uint32_t field_index = 0;
     auto owner = [&](auto&& same, auto&& body) {
-        const std::uint32_t first = 1 + kOwnerFieldOrdinals * field++;
-        if (base == nullptr) {
-            rwd::wire::set_context(s, kCtxOwner, first + kOwnerFullOffset);
-            return body();
-        }
-        rwd::wire::set_context(s, kCtxOwner, first);
-        bool changed = !same();
-        if (!serialize_bool(s, changed)) return false;
-        if (!changed) return true;
-        if (!body()) return false;
-        if constexpr (Stream::is_reading) {
-            if (same()) return s.fail(rwd::Errc::malformed), false;  // "changed" to the base value
-        }
-        return true;
+        const std::uint32_t first = 1 + kOwnerFieldOrdinals * field_index++;
+        return field(kCtxOwner, first, first + kOwnerFullOffset, same, body);
     };
     ok = owner([&] { return v.ammo == b.ammo; },
                [&] { return serialize_int(s, v.ammo, std::uint8_t{0}, kRifleMagazine); });

@@ -152,8 +152,8 @@ private:
             G::collect_events(before_, state_, game_events_);
             for (const GameEvent& e : game_events_) {
                 if (e.scope == EventScope::nearby) {
-                    event_ = &e;
-                    core_.broadcast_if(e.kind, e.subject, e.other, e.value, &Server::sees_event, this);
+                    NearbyEvent ne{this, &e};
+                    core_.broadcast_if(e.kind, e.subject, e.other, e.value, &Server::sees_event, &ne);
                 } else {
                     core_.broadcast(e.kind, e.subject, e.other, e.value, {});
                 }
@@ -162,20 +162,23 @@ private:
         core_.end_tick(now, started);
     }
 
-    // Whether the client in `slot` receives the nearby event event_: it is one of its two players, or its
-    // newest snapshot carried one of them.
-    static bool sees_event(void* self, int slot) {
-        const auto& srv = *static_cast<Server*>(self);
-        const GameEvent& e = *srv.event_;
-        if (slot == e.subject || slot == e.other) return true;
-        return srv.sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e.subject))) ||
-               srv.sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e.other)));
+    // A nearby event being sent, and its server (sees_event's user pointer).
+    struct NearbyEvent {
+        const Server* server;
+        const GameEvent* event;
+    };
+    // Whether the client in `slot` receives the nearby event: it is one of its two players, or its newest
+    // snapshot carried one of them.
+    static bool sees_event(void* user, int slot) {
+        const auto& [srv, e] = *static_cast<const NearbyEvent*>(user);
+        if (slot == e->subject || slot == e->other) return true;
+        return srv->sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e->subject))) ||
+               srv->sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e->other)));
     }
 
     ServerCore core_;
     State state_;
-    const GameEvent* event_ = nullptr;  // the nearby event being sent (sees_event)
-    State before_{};                    // the world before the tick, for collect_events
+    State before_{};  // the world before the tick, for collect_events
     sync::HitboxHistory<G, kHistoryTicks> history_;
     RewoundTargets<G> rewound_{};
     std::array<Input, G::kMaxPlayers> inputs_{};

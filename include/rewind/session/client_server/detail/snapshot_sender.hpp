@@ -76,8 +76,9 @@ public:
         if (!w.has_newest()) return false;
         const auto* e = w.find(w.newest_sequence());
         if (e == nullptr) return false;
-        return std::binary_search(e->entities.begin(), e->entities.end(), id,
-                                  [](const auto& a, const auto& b) { return id_of(a) < id_of(b); });
+        const auto it = std::lower_bound(e->entities.begin(), e->entities.end(), id,
+                                         [](const EntityRecord& r, std::uint32_t v) { return r.id < v; });
+        return it != e->entities.end() && it->id == id;
     }
     /// The client in `slot` acknowledged the snapshot of `tick` (untrusted).
     void ack(int slot, Tick tick) { (void)clients_.at(static_cast<std::size_t>(slot)).window.ack(tick); }
@@ -186,9 +187,6 @@ public:
     }
 
 private:
-    static std::uint32_t id_of(std::uint32_t id) { return id; }
-    static std::uint32_t id_of(const EntityRecord& e) { return e.id; }
-
     // The coded-to-packed ratio: learned over ~8 snapshots from lists of at least 64 packed bits, and held
     // to [0.25, 1.5] (a coder never needs much more than packing; a ratio far below what was seen would let
     // one snapshot overspend the budget many times over before it is corrected).
