@@ -56,6 +56,14 @@ struct InputJitterBufferStats {
     std::uint64_t popped = 0;         ///< ticks played
     std::uint64_t missing = 0;        ///< ticks played with the previous input repeated
     std::uint64_t skipped_ticks = 0;  ///< ticks the caller jumped over in pop()
+    std::uint64_t late_unkept = 0;    ///< late inputs not kept for a replay (the list was full)
+};
+
+/// An input that arrived after its tick was played with a repeat, kept for a server that replays it.
+template <class Input>
+struct LateInput {
+    Tick tick{};    ///< the tick it was for
+    Input input{};  ///< the client's input for that tick
 };
 
 /// One client's inputs on the server. Packets carry the newest input and up to three older ones (inputs[0] is
@@ -70,6 +78,8 @@ class InputJitterBuffer {
 public:
     /// Ticks of memory (queued future inputs and played past ticks).
     static constexpr int kWindow = 64;
+    /// Late inputs kept for a replay between two clear_late_inputs().
+    static constexpr int kLateCapacity = 16;
 
     /// A buffer whose first pop() will be for `first_tick`. An invalid config is a programmer error.
     explicit InputJitterBuffer(InputJitterBufferConfig config = {}, Tick first_tick = Tick{})
@@ -86,6 +96,8 @@ public:
         played_since_reset_ = 0;
         has_popped_ = false;
         last_ = Input{};
+        has_last_real_ = false;
+        late_count_ = 0;
     }
 
     /// Offers one packet received at `now`. Returns what happened to the packet as a whole; per-input
@@ -147,6 +159,30 @@ public:
             (void)play_next();
         }
         return play_next();
+    }
+
+    /// Late inputs kept since the last clear_late_inputs() (first copies only, oldest arrival first, at most
+    /// kLateCapacity: the rest are counted as late_unkept).
+    [[nodiscard]] std::span<const LateInput<Input>> late_inputs() const {
+        return std::span<const LateInput<Input>>(late_.data(), static_cast<std::size_t>(late_count_));
+    }
+    /// Forgets the kept late inputs.
+    void clear_late_inputs() { late_count_ = 0; }
+    /// A late input was applied after all (the server replayed its tick): from now on a missing input
+    /// repeats it, unless a real input for a later tick was played since.
+    void late_input_applied(Tick tick, const Input& in) {
+        if (has_last_real_ && !(last_real_tick_ < tick)) return;
+        last_ = in;
+        last_real_tick_ = tick;
+        has_last_real_ = true;
+    }
+    /// True if one of the last `ticks` ticks played (at most 64) was played with a repeat and its input has
+    /// not arrived since: a late input may still come for it.
+    [[nodiscard]] bool missing_within(int ticks) const {
+        const int n = std::clamp(std::min(ticks, played_since_reset_), 0, kWindow);
+        if (n == 0) return false;
+        const std::uint64_t window = n == kWindow ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+        return (~received_mask_ & window) != 0;
     }
 
     /// True if the last pop() repeated an earlier input because the client's was missing.
@@ -235,6 +271,10 @@ private:
             }
             ++stats_.late_inputs;
             received_mask_ |= bit;  // count each late tick once
+            if (late_count_ < kLateCapacity)
+                late_[static_cast<std::size_t>(late_count_++)] = LateInput<Input>{t, in};
+            else
+                ++stats_.late_unkept;
             return true;
         }
         Slot& s = slots_[index(t)];
@@ -265,6 +305,8 @@ private:
         const bool have = s.full && s.tick == next_;
         if (have) {
             last_ = s.input;
+            last_real_tick_ = next_;
+            has_last_real_ = true;
             s.full = false;
             --count_;
         } else {
@@ -286,6 +328,10 @@ private:
     std::uint64_t received_mask_ = 0;  ///< bit i: tick next_-1-i was played with (or later got) a real input
     std::int32_t played_since_reset_ = 0;  ///< ticks played since construction or reset, capped at kWindow
     Input last_{};
+    Tick last_real_tick_{};       ///< the tick last_ was the real input of
+    bool has_last_real_ = false;  ///< last_real_tick_ is valid
+    std::array<LateInput<Input>, kLateCapacity> late_{};
+    int late_count_ = 0;
     bool last_repeated_ = false;
     bool has_popped_ = false;
     double tokens_ = 0.0;

@@ -286,5 +286,41 @@ RC_GTEST_PROP(InputJitterBufferProp, NeverCrashesAndPlaysInOrder, (std::uint64_t
     }
 }
 
+TEST(InputJitterBuffer, LateInputsAreKeptForAReplayAndCanBecomeTheRepeatedOne) {
+    InputJitterBuffer<In> buf({}, Tick{0});
+    (void)buf.push(Tick{0}, packet(0, 1), 0_ms);
+    (void)buf.pop(Tick{0});
+    (void)buf.pop(Tick{1});  // missing: tick 0's input repeated
+    (void)buf.pop(Tick{2});  // missing again
+    EXPECT_TRUE(buf.missing_within(2));
+    EXPECT_FALSE(buf.missing_within(0));
+    (void)buf.push(Tick{2}, packet(2, 2), 0_ms);  // ticks 1 and 2, both late
+    ASSERT_EQ(buf.late_inputs().size(), 2u);
+    EXPECT_EQ(buf.late_inputs()[0].tick, Tick{1});
+    EXPECT_EQ(buf.late_inputs()[0].input.made_for, 1u);
+    EXPECT_EQ(buf.late_inputs()[1].tick, Tick{2});
+    EXPECT_FALSE(buf.missing_within(3));          // every played tick has its input now
+    (void)buf.push(Tick{2}, packet(2, 2), 0_ms);  // redundant copies are not kept again
+    EXPECT_EQ(buf.late_inputs().size(), 2u);
+    buf.clear_late_inputs();
+    EXPECT_TRUE(buf.late_inputs().empty());
+    // Without a replay, tick 3 would repeat tick 0's input; after one, it repeats the newest applied.
+    buf.late_input_applied(Tick{1}, In{1});
+    buf.late_input_applied(Tick{2}, In{2});
+    buf.late_input_applied(Tick{1}, In{1});  // older than the one applied: changes nothing
+    EXPECT_EQ(buf.pop(Tick{3}).made_for, 2u);
+    EXPECT_TRUE(buf.last_pop_repeated());
+}
+
+TEST(InputJitterBuffer, AtMostSixteenLateInputsAreKeptAtOnce) {
+    InputJitterBuffer<In> buf({}, Tick{0});
+    (void)buf.push(Tick{0}, packet(0, 1), 0_ms);
+    for (std::uint32_t t = 0; t <= 20; ++t) (void)buf.pop(Tick{t});
+    for (std::uint32_t t = 4; t <= 20; t += 4) (void)buf.push(Tick{t}, packet(t), 0_ms);  // ticks 1..20 late
+    EXPECT_EQ(buf.stats().late_inputs, 20u);
+    EXPECT_EQ(buf.late_inputs().size(), 16u);
+    EXPECT_EQ(buf.stats().late_unkept, 4u);
+}
+
 }  // namespace
 }  // namespace rwd::sync
