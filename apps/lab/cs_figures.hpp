@@ -96,12 +96,18 @@ struct InputFigures {
     std::uint64_t late = 0;             ///< inputs whose first copy arrived after their tick was simulated
     double late_share = 0;              ///< late / ticks_simulated: inputs that arrived after their tick
     double repeated_share = 0;          ///< repeated / ticks_simulated
+    std::uint64_t replayed = 0;         ///< late inputs the server applied after all by a replay
+    std::uint64_t replay_refused = 0;   ///< late inputs within the window refused by the replay budget
+    std::uint64_t replays = 0;          ///< server replays committed (whole server)
+    std::uint64_t replays_aborted = 0;  ///< ... dropped because they changed an event already sent
+    std::uint64_t replayed_ticks = 0;   ///< ticks the server re-simulated for them
     Dist buffer_depth_ticks;            ///< inputs waiting in the buffer, per client every 100 ms (2nd half)
     Dist buffer_target_ticks;           ///< the server's (adaptive) target for each client, same samples
     double added_latency_ms = 0;        ///< mean buffer depth x tick: what the buffer adds to input latency
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InputFigures, ticks_simulated, applied, repeated, late, late_share,
-                                   repeated_share, buffer_depth_ticks, buffer_target_ticks, added_latency_ms)
+                                   repeated_share, replayed, replay_refused, replays, replays_aborted,
+                                   replayed_ticks, buffer_depth_ticks, buffer_target_ticks, added_latency_ms)
 
 /// End-to-end latency: what each buffer costs the player (2nd half of the pass).
 struct LatencyFigures {

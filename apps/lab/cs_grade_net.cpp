@@ -51,13 +51,14 @@ void grade_prediction(const CsFigures& f, const CsRules& r, Verdict& v) {
         fmt("0 ms: %llu of %llu corrections unexplained by other players (%llu reconciliations); scenario: "
             "p99 reconciliation error %.4f m = %.2f px over %llu; own corrections %llu, median %.2f px, p99 "
             "%.2f px, %llu >= 1 px (%.2f per player-minute, %llu after a repeated input); late inputs "
-            "%.2f%% of %llu ticks (%.2f%% repeated); input buffer mean %.2f ticks (target median %.1f) = "
-            "+%.1f ms",
+            "%.2f%% of %llu ticks (%.2f%% repeated), %llu of them replayed (%llu replays, %llu dropped for "
+            "an event, %llu over budget); input buffer mean %.2f ticks (target median %.1f) = +%.1f ms",
             u(z.own), u(z.corrections), u(z.reconciliations), p.reconcile_error_m.p99,
             p.reconcile_error_m.p99 * r.px_per_m, u(p.reconcile_error_m.count), u(p.own),
             p.own_error_m.median * r.px_per_m, p.own_error_m.p99 * r.px_per_m, u(p.own_visible),
             p.own_visible_per_player_minute, u(p.own_visible_after_repeat), in.late_share * 100.0,
-            u(in.ticks_simulated), in.repeated_share * 100.0, in.buffer_depth_ticks.mean,
+            u(in.ticks_simulated), in.repeated_share * 100.0, u(in.replayed), u(in.replays),
+            u(in.replays_aborted), u(in.replay_refused), in.buffer_depth_ticks.mean,
             in.buffer_target_ticks.median, in.added_latency_ms),
         fmt("0 own corrections at 0 ms; scenario: p99 reconciliation error and median own correction < 1 px "
             "(%.4f m at %.0f px/m), late inputs <= %.1f%% (late / ticks simulated), %llu own corrections "

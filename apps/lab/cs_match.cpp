@@ -8,6 +8,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace lab {
 namespace cs = rwd::client_server;
@@ -60,7 +61,8 @@ Match::Match(const PassConfig& config)
     sc.snapshots = cfg_.snapshots;
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
-    server_prev_ = server_->state();
+    server_prev_ = std::as_const(*server_).state();
+    server_->set_tick_observer(&Match::observe_tick, this);
     if (cfg_.max_rewind_ms != kPerClientRewind)
         shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
 
@@ -143,15 +145,20 @@ void Match::server_step(Micros now) {
     const rwd::Tick before = server_->tick();
     server_->update(now);
     const std::int32_t ran = server_->tick() - before;
+    // The server may still replay its last late_input_replay_ticks ticks: those before them are final.
+    const rwd::Tick final_end = server_->tick() - server_->config().late_input_replay_ticks;
+    if (!has_judged_) next_judge_ = before, has_judged_ = true;
+    for (; next_judge_ < final_end; ++next_judge_) judge_final(next_judge_);
     if (ran == 1) {
         on_server_tick(before);
     } else if (ran > 1) {
         ++fig_.tick.server_multi_tick_updates;  // cannot attribute per tick; just move on
     }
-    server_prev_ = server_->state();
-    if (cfg_.bandwidth_check && ran >= 1) bandwidth_.record_world(server_->tick() - 1, server_->state());
+    server_prev_ = std::as_const(*server_).state();
+    if (cfg_.bandwidth_check && ran >= 1)
+        bandwidth_.record_world(server_->tick() - 1, std::as_const(*server_).state());
     if (cfg_.bandwidth_check && ran >= 1 && server_->tick().value % 60 == 0) {
-        bandwidth_.sample_full(server_->state(), header_bytes_);
+        bandwidth_.sample_full(std::as_const(*server_).state(), header_bytes_);
         for (const Seat& s : seats_) {
             if (!s.playing || s.slot < 0) continue;
             std::vector<std::uint32_t>
@@ -168,12 +175,30 @@ void Match::server_step(Micros now) {
     }
 }
 
-void Match::on_server_tick(rwd::Tick tick) {
-    const arena::State& after = server_->state();
-    shots_.on_server_tick(tick, server_prev_, after);
+void Match::observe_tick(void* user, rwd::Tick tick, const arena::State& before, const arena::State& after,
+                         bool replayed) {
+    // Kept until no late input can change the tick any more, then judged (judge_final).
+    Match& m = *static_cast<Match*>(user);
+    Ran& r = m.ran_[tick.value % kRanTicks];
+    r.tick = tick.value;
+    r.valid = true;
+    r.before = before;
+    r.after = after;
+    (void)replayed;
+}
+
+void Match::judge_final(rwd::Tick tick) {
+    Ran& r = ran_[tick.value % kRanTicks];
+    if (!r.valid || r.tick != tick.value) return;
+    r.valid = false;
+    shots_.on_server_tick(tick, r.before, r.after);
     std::array<bool, arena::kMaxPlayers> seated{};
     for (int i = 0; i < server_->max_clients(); ++i) seated[static_cast<std::size_t>(i)] = server_->seated(i);
-    events_.on_server_tick(tick, server_prev_, after, seated);
+    events_.on_server_tick(tick, r.before, r.after, seated);
+}
+
+void Match::on_server_tick(rwd::Tick tick) {
+    const arena::State& after = std::as_const(*server_).state();
     latency_.on_server_tick(tick, server_now_);
     for (std::size_t i = 0; i < seats_.size(); ++i) {
         Seat& s = seats_[i];
@@ -271,6 +296,9 @@ void Match::sample(Micros now) {
 }
 
 void Match::finish() {
+    if (has_judged_)
+        for (; next_judge_ < server_->tick(); ++next_judge_)
+            judge_final(next_judge_);  // what stands is final
     fig_.name = cfg_.name;
     fig_.simulated_s = cfg_.duration_s;
     fig_.players = cfg_.players;
@@ -311,6 +339,8 @@ void Match::finish() {
         fig_.inputs.applied += sv.inputs_applied;
         fig_.inputs.repeated += sv.inputs_repeated;
         fig_.inputs.late += sv.inputs_late;
+        fig_.inputs.replayed += sv.inputs_replayed;
+        fig_.inputs.replay_refused += sv.inputs_replay_refused;
         snapshots += sv.snapshots_sent;
         snapshot_bytes += sv.snapshot_bytes_total;
         bandwidth_.add_client(sv, cfg_.snapshot_rate);
@@ -319,6 +349,9 @@ void Match::finish() {
         fig_.shared.inputs_repeated += sv.inputs_repeated;
         fig_.shared.inputs_late += sv.inputs_late;
     }
+    fig_.inputs.replays = ss.replays;
+    fig_.inputs.replays_aborted = ss.replays_aborted;
+    fig_.inputs.replayed_ticks = ss.replayed_ticks;
     if (fig_.playing == 0) fig_.tick.client_tick_rate_min_hz = 0;
     fig_.interp.client_minutes *= minutes_factor;
     fig_.interp.extrapolation_cap_ticks = defaults.max_extrapolation_ticks;

@@ -68,6 +68,9 @@ public:
 private:
     void server_step(rwd::Micros now);
     void on_server_tick(rwd::Tick tick);
+    static void observe_tick(void* user, rwd::Tick tick, const arena::State& before,
+                             const arena::State& after, bool replayed);
+    void judge_final(rwd::Tick tick);
     void sample(rwd::Micros now);
     void client_frame(Seat& s, int index, rwd::Micros now);
     void collect_corrections(Seat& s, int index, rwd::Micros now);
@@ -99,6 +102,16 @@ private:
     EventCheck events_;       ///< item 7: events and deaths, server vs clients
     LatencyTracker latency_;  ///< input-to-apply latency, view age, repeated inputs
     arena::State server_prev_{};
+    /// The server's recent ticks as they stand (replays overwrite them), judged once final.
+    struct Ran {
+        std::uint32_t tick = 0;
+        bool valid = false;
+        arena::State before{}, after{};
+    };
+    static constexpr std::size_t kRanTicks = 32;  // > ServerConfig::late_input_replay_ticks (at most 16)
+    std::vector<Ran> ran_ = std::vector<Ran>(kRanTicks);
+    bool has_judged_ = false;  ///< next_judge_ is set
+    rwd::Tick next_judge_{};   ///< the oldest tick not judged yet
     rwd::Micros next_sample_{};
     std::vector<arena::ArenaGame::EntityRecord> scratch_;
     std::map<std::uint32_t, std::uint64_t>

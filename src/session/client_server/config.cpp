@@ -19,6 +19,10 @@ Status ServerConfig::validate() const {
         return Error{Errc::invalid_config, "max_rewind_ms must be 0..1000"};
     if (input_buffer_target < 1 || input_buffer_target > 16)
         return Error{Errc::invalid_config, "input_buffer_target must be 1..16"};
+    if (late_input_replay_ticks < 0 || late_input_replay_ticks > 16)
+        return Error{Errc::invalid_config, "late_input_replay_ticks must be 0..16"};
+    if (!(max_replayed_share > 0.0 && max_replayed_share <= 1.0))
+        return Error{Errc::invalid_config, "max_replayed_share must be in (0, 1]"};
     if (input_buffer_cap < 1 || input_buffer_cap > 32)
         return Error{Errc::invalid_config, "input_buffer_cap must be 1..32"};
     if (adaptive_input_buffer) {
@@ -63,6 +67,8 @@ Status ClientConfig::validate() const {
         return Error{Errc::invalid_config, "max_tick_catchup must be 1..1000"};
     if (smoothing_time.count <= 0) return Error{Errc::invalid_config, "smoothing_time must be positive"};
     if (!(snap_distance_m > 0.0)) return Error{Errc::invalid_config, "snap_distance_m must be > 0"};
+    if (provisional_hold_ticks < 0 || provisional_hold_ticks > 120)
+        return Error{Errc::invalid_config, "provisional_hold_ticks must be 0..120"};
     // Less than one snapshot interval of delay leaves nothing to interpolate toward between two snapshots.
     if (!(interp_delay_snapshots >= 1.0 && interp_delay_snapshots <= 10.0))
         return Error{Errc::invalid_config, "interp_delay_snapshots must be 1..10"};

@@ -69,7 +69,7 @@ bool serialize(Stream& s, SnapshotHeader& m) {
     if (m.has_input) {
         // The newest applied input's tick, relative to the snapshot's (usually the same tick).
         std::int32_t lag = Stream::is_reading ? 0 : m.last_input_tick - m.server_tick;
-        if (!wire::serialize_relative(s, 0, lag)) return false;
+        if (!wire::serialize_relative(s, 0, lag) || !wire::serialize_bool(s, m.provisional)) return false;
         if constexpr (Stream::is_reading) m.last_input_tick = m.server_tick + lag;
     }
     if (!wire::serialize_int(s, m.arrival_offset_us, -kMaxArrivalOffsetUs, kMaxArrivalOffsetUs)) return false;

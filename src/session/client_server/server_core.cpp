@@ -59,7 +59,8 @@ void ServerCore::Impl::unseat(int slot) {
     s.peer = transport::kInvalidPeer;
     s.stats.connected = false;
     if (was_seated)
-        broadcast(EventKind::leave, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)), {});
+        broadcast(tick, EventKind::leave, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)),
+                  {});
 }
 
 void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
@@ -114,6 +115,7 @@ int ServerCore::update(Micros now) {
         m.started = true;
         m.last_now = now;
     }
+    for (Impl::Seat& s : m.seats) s.inputs.clear_late_inputs();  // late_inputs() holds this update's only
     m.transport.update(now);
     transport::TransportEvent ev;
     while (m.transport.poll(ev)) m.on_transport_event(ev, now);
@@ -149,11 +151,44 @@ PoppedInput ServerCore::pop_input(int slot) {
         ++s.stats.inputs_repeated;
     }
     s.last_applied_tick = impl_->tick;
+    const double cap = 2.0 * impl_->config.late_input_replay_ticks;  // two windows of late inputs at once
+    s.replay_tokens = std::min(cap, s.replay_tokens + impl_->config.max_replayed_share);
     s.stats.input_buffer_depth = static_cast<double>(s.inputs.depth());
     s.stats.arrival_offset_ticks = s.inputs.arrival_offset_ticks();
     if (!s.tuner.measured()) s.tuner.on_link(impl_->transport.stats(s.peer).jitter, impl_->tick_length());
     s.stats.input_buffer_target = impl_->input_buffer_target(s);
     return out;
+}
+
+std::span<const sync::LateInput<EncodedInput>> ServerCore::late_inputs(int slot) const {
+    return impl_->seat(slot).inputs.late_inputs();
+}
+
+bool ServerCore::take_replay_token(int slot) {
+    Impl::Seat& s = impl_->seat(slot);
+    if (s.replay_tokens < 1.0) {
+        ++s.stats.inputs_replay_refused;
+        return false;
+    }
+    s.replay_tokens -= 1.0;
+    return true;
+}
+
+void ServerCore::late_input_replayed(int slot, Tick tick, const EncodedInput& bits) {
+    Impl::Seat& s = impl_->seat(slot);
+    s.inputs.late_input_applied(tick, bits);
+    ++s.stats.inputs_replayed;
+}
+
+void ServerCore::count_replay(int ticks, bool committed) {
+    ServerStats& st = impl_->stats;
+    ++(committed ? st.replays : st.replays_aborted);
+    st.replayed_ticks += static_cast<std::uint64_t>(std::max(ticks, 0));
+}
+
+void ServerCore::broadcast_replayed(Tick at, EventKind kind, int subject, int other, std::int32_t value,
+                                    bool (*to)(void*, int), void* user) {
+    impl_->broadcast(at, kind, subject, other, value, {}, to, user);
 }
 
 void ServerCore::add_violations(int slot, std::uint32_t violations) {
@@ -220,12 +255,12 @@ void ServerCore::kick(int slot, DisconnectCode code, Micros now) { impl_->kick(s
 
 void ServerCore::broadcast(EventKind kind, int subject, int other, std::int32_t value,
                            const std::string& text) {
-    impl_->broadcast(kind, subject, other, value, text);
+    impl_->broadcast(impl_->tick, kind, subject, other, value, text);
 }
 
 void ServerCore::broadcast_if(EventKind kind, int subject, int other, std::int32_t value,
                               bool (*to)(void*, int), void* user) {
-    impl_->broadcast(kind, subject, other, value, {}, to, user);
+    impl_->broadcast(impl_->tick, kind, subject, other, value, {}, to, user);
 }
 
 Tick ServerCore::tick() const { return impl_->tick; }

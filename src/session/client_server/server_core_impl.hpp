@@ -32,6 +32,7 @@ struct ServerCore::Impl {
         Micros ping_at{};
         bool has_applied = false;
         Tick last_applied_tick{};
+        double replay_tokens = 0.0;  // its late-input replay budget (ServerConfig::max_replayed_share)
         std::uint16_t snapshot_sequence = 0;
         bool has_sent_snapshot = false;       // a snapshot went out (last_snapshot_tick is valid)
         bool has_allowance = false;           // snapshot_allowance is set (a burst budget is in use)
@@ -94,8 +95,8 @@ struct ServerCore::Impl {
     void send_snapshots(Micros now);
     void send_snapshot(int slot, Micros now, std::size_t max_size, std::size_t datagram_overhead);
     void send_event(int slot, Event ev);
-    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text,
-                   bool (*to)(void*, int) = nullptr, void* user = nullptr);
+    void broadcast(Tick at, EventKind kind, int subject, int other, std::int32_t value,
+                   const std::string& text, bool (*to)(void*, int) = nullptr, void* user = nullptr);
     template <class Msg>
     bool send(transport::PeerId peer, transport::Delivery delivery, Msg& msg,
               std::uint64_t* bytes = nullptr) {

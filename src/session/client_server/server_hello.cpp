@@ -108,6 +108,7 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now)
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
     s.tuner = sync::InputBufferTuner(config.input_buffer_tuning);
+    s.replay_tokens = 2.0 * config.late_input_replay_ticks;        // a full replay budget
     s.tuner.on_link(transport.stats(peer).jitter, tick_length());  // what the handshake measured, if anything
     s.stats.connected = true;
     s.stats.peer = peer;
@@ -127,7 +128,7 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now)
                                    static_cast<std::uint8_t>(i),
                                    static_cast<std::int32_t>(game.player_entity(i)),
                                    {}});
-    broadcast(EventKind::spawn, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)), {});
+    broadcast(tick, EventKind::spawn, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)), {});
     logf(config.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
 }
 

@@ -59,7 +59,7 @@ void ServerCore::Impl::on_seat_message(int slot, std::span<const std::uint8_t> d
             ChatRequest chat;
             if (!decode_message(data, chat).ok()) return count_malformed(slot, now);
             s.last_heard = now;
-            broadcast(EventKind::chat, slot, slot, 0, chat.text);
+            broadcast(tick, EventKind::chat, slot, slot, 0, chat.text);
             return;
         }
         case MessageType::disconnect: {

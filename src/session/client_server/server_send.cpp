@@ -24,6 +24,10 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     head.server_tick = tick - 1;  // the state after the tick just simulated
     head.has_input = s.has_applied;
     head.last_input_tick = s.last_applied_tick;
+    // A repeated input a late one may still replace (the replay window and the budget allow it): the state
+    // of its player is provisional, and the client does not correct its prediction to it.
+    head.provisional = s.has_applied && config.late_input_replay_ticks > 0 && s.replay_tokens >= 1.0 &&
+                       s.inputs.missing_within(config.late_input_replay_ticks);
     const double tick_us = 1e6 / config.tick_rate_hz;
     const double offset_us = std::clamp(s.inputs.arrival_offset_ticks() * tick_us,
                                         -double(kMaxArrivalOffsetUs), double(kMaxArrivalOffsetUs));
@@ -107,11 +111,10 @@ void ServerCore::Impl::send_event(int slot, Event ev) {
     if (send(s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent)) ++s.stats.events_sent;
 }
 
-void ServerCore::Impl::broadcast(EventKind kind, int subject, int other, std::int32_t value,
+void ServerCore::Impl::broadcast(Tick at, EventKind kind, int subject, int other, std::int32_t value,
                                  const std::string& text, bool (*to)(void*, int), void* user) {
     ++stats.events;
-    Event ev{0,     kind, tick, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other),
-             value, text};
+    Event ev{0, kind, at, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other), value, text};
     for (int i = 0; i < max_clients; ++i)
         if (seat(i).phase == Phase::seated && (to == nullptr || to(user, i))) send_event(i, ev);
 }

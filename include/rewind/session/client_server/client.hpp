@@ -147,6 +147,8 @@ private:
     sync::InterpolationSample<std::vector<EntityRecord>> sample_{};
     bool has_first_input_ = false;
     Tick first_input_tick_{};
+    bool has_reconciled_ = false;  // last_reconciled_tick_ is valid
+    Tick last_reconciled_tick_{};  // server tick of the newest snapshot reconciled to
     Input input_{};
     State state_{};  // predicted world at tick() - 1 (after the last predicted tick)
     SequenceBuffer<Input, kHistory, Tick> inputs_;

@@ -53,6 +53,13 @@ struct ServerConfig {
     int input_buffer_target = 2;  ///< the fixed target (ticks early) without adaptation, 1..16
     int input_buffer_cap = 16;  ///< inputs queued per client beyond which the excess is dropped, 1..32 and at
                                 ///< least the largest target + 4
+    /// A late input (its tick was played with the client's previous input repeated) that arrives within
+    /// this many ticks is applied after all: the server replays the world from that tick, as long as the
+    /// replay changes no event already sent. 0: a repeated input stands (no replay), 0..16.
+    int late_input_replay_ticks = 8;
+    /// Share of one client's ticks whose late input may be replayed (a bucket of 2 x late_input_replay_ticks
+    /// tokens refilled at this rate per tick): a client sending late on purpose gains little, (0, 1].
+    double max_replayed_share = 0.02;
     std::uint32_t max_malformed = 20;  ///< malformed messages from one client before it is kicked (0: never)
     std::uint32_t max_violations = 0;  ///< sanitize violations before a kick (0: count and flag only)
     /// Input packets one client may have refused in one abuse window (over the rate limit or stamped too far
@@ -81,6 +88,10 @@ struct ClientConfig {
     int max_tick_catchup = 8;        ///< most ticks one update() runs, 1..1000
     Micros smoothing_time{100'000};  ///< visual correction decay time constant
     double snap_distance_m = 2.0;    ///< corrections larger than this snap instead of smoothing, > 0
+    /// A provisional snapshot (the server played one of our inputs as a repeat and may still replay the real
+    /// one) is not reconciled to while the last one reconciled is fewer than this many ticks older; 0: every
+    /// snapshot is reconciled to at once, 0..120.
+    int provisional_hold_ticks = 12;
     double interp_delay_snapshots =
         2.0;  ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
     int max_extrapolation_ticks = 2;         ///< after this much extrapolation, hold

@@ -16,7 +16,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 7;
+inline constexpr std::uint32_t kProtocolVersion = 8;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Longest chat text in bytes.
@@ -96,10 +96,13 @@ struct InputPacketTail {
 /// The fields of a snapshot in front of its entity section (SnapshotPacket<Record> in packets.hpp is the
 /// whole message).
 struct SnapshotHeader {
-    std::uint16_t sequence = 0;            ///< per-client snapshot counter (loss measurement)
-    Tick server_tick{};                    ///< the tick this state is after
-    bool has_input = false;                ///< whether last_input_tick is valid
-    Tick last_input_tick{};                ///< newest input tick of this client applied by the server
+    std::uint16_t sequence = 0;  ///< per-client snapshot counter (loss measurement)
+    Tick server_tick{};          ///< the tick this state is after
+    bool has_input = false;      ///< whether last_input_tick is valid
+    Tick last_input_tick{};      ///< newest input tick of this client applied by the server
+    /// With has_input: some of this client's recent ticks were played with a repeated input that a late one
+    /// may still replace (ServerConfig::late_input_replay_ticks), so its player's state here may change.
+    bool provisional = false;
     std::int32_t arrival_offset_us = 0;    ///< how early (+) or late (-) this client's inputs arrive
     std::uint8_t input_buffer_depth = 0;   ///< inputs waiting in the server's jitter buffer, 0..255
     std::uint32_t pong_time = 0;           ///< the newest ping_time received from this client

@@ -6,6 +6,7 @@
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
 #include <rewind/session/client_server/detail/server_core.hpp>
+#include <rewind/session/client_server/detail/server_replay.hpp>
 #include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/game_events.hpp>
 #include <rewind/session/client_server/stats.hpp>
@@ -40,11 +41,15 @@ public:
           state_(initial),
           history_(sync::HitboxHistoryConfig{config.tick_rate_hz,
                                              Micros{std::int64_t{config.max_rewind_ms} * 1000}}),
-          sender_(config.snapshots, seats_for(config)) {}
+          sender_(config.snapshots, seats_for(config)),
+          replay_(config.late_input_replay_ticks) {}
 
     /// Moves the server to `now`: takes in messages, runs due ticks, sends snapshots, drops silent clients.
     void update(Micros now) {
         const int ticks = core_.update(now);
+        if (replay_.capacity() > 0 && !same_state(state_, after_))
+            replay_.clear();  // the app changed the world: the recorded past is no longer its past
+        replay_late_inputs();
         for (int i = 0; i < ticks; ++i) run_tick(now);
         core_.finish_update();
     }
@@ -62,8 +67,18 @@ public:
 
     /// The authoritative world (after the last tick).
     [[nodiscard]] const State& state() const { return state_; }
-    /// The world, writable: for apps and tests that set up a scene before or between updates.
+    /// The world, writable: for apps and tests that set up a scene before or between updates (a change is
+    /// noticed at the next update: the ticks before it are no longer replayed for a late input).
     [[nodiscard]] State& state() { return state_; }
+    /// Called after every tick with the world before and after it, and again for each tick a late-input
+    /// replay re-simulated (`replayed`, oldest first, after the replay is committed). nullptr: none.
+    using TickObserver = void (*)(void* user, Tick tick, const State& before, const State& after,
+                                  bool replayed);
+    /// Sets the tick observer (for tools that follow the simulation tick by tick, such as the lab).
+    void set_tick_observer(TickObserver fn, void* user) {
+        observer_ = fn;
+        observer_user_ = user;
+    }
     /// The next tick to simulate.
     [[nodiscard]] Tick tick() const { return core_.tick(); }
     /// Whether a client holds `slot`.
@@ -82,6 +97,8 @@ public:
     [[nodiscard]] int max_clients() const { return core_.max_clients(); }
 
 private:
+    using TickRecord = ReplayTick<G>;
+
     static int seats_for(const ServerConfig& c) {
         return c.max_clients > 0 ? std::min(c.max_clients, G::kMaxPlayers) : G::kMaxPlayers;
     }
@@ -93,9 +110,13 @@ private:
     }
     void on_seated(int slot) override {
         sender_.reset(slot);
+        replay_.clear();  // a replay from before would bring the old seats back
         G::add_player(state_, slot);
     }
-    void on_unseated(int slot) override { G::remove_player(state_, slot); }
+    void on_unseated(int slot) override {
+        replay_.clear();
+        G::remove_player(state_, slot);
+    }
     [[nodiscard]] std::uint32_t player_entity(int slot) const override {
         return static_cast<std::uint32_t>(G::player_entity(slot));
     }
@@ -117,6 +138,7 @@ private:
         bool any_rewound = false;
         inputs_.fill(Input{});
         rewound_.active.fill(false);
+        TickRecord* rec = replay_.record(tick);
         for (int i = 0; i < core_.max_clients(); ++i) {
             if (!core_.seated(i)) continue;
             const PoppedInput popped = core_.pop_input(i);
@@ -126,41 +148,65 @@ private:
             const Input in = G::sanitize(raw, violations);
             core_.add_violations(i, violations);
             inputs_[static_cast<std::size_t>(i)] = in;
+            if (rec) rec->repeated[static_cast<std::size_t>(i)] = popped.repeated;
             if (G::fires(in) && !popped.repeated) {
-                // The view time comes from the client: clamp() keeps it within that client's own latency (or
-                // the fixed cap), the present and the history, and says which bound it hit.
-                const sync::HitboxHistoryStats before = history_.stats();
-                const auto limit = core_.rewind_limit(i);
-                const ViewTime claimed = G::view_time(in, tick);
-                const ViewTime view =
-                    limit ? history_.clamp(claimed, tick, *limit) : history_.clamp(claimed, tick);
-                const sync::HitboxHistoryStats& after = history_.stats();
-                ShotVerdict verdict;
-                verdict.beyond_limit = after.clamped_rewind + after.clamped_latency !=
-                                       before.clamped_rewind + before.clamped_latency;
-                verdict.future = after.clamped_future != before.clamped_future;
-                verdict.beyond_history = after.clamped_history != before.clamped_history;
-                core_.count_shot(i, verdict);
+                const ViewTime view = judge_shot(i, in, tick, true);
                 any_rewound = history_.fill(rewound_, i, view) || any_rewound;
+                if (rec)
+                    rec->shot[static_cast<std::size_t>(i)] = true,
+                    rec->views[static_cast<std::size_t>(i)] = view;
             }
         }
-        if constexpr (EmitsEvents<G>) before_ = state_;
+        if (rec) rec->before = state_, rec->inputs = inputs_;
+        if (EmitsEvents<G> || observer_) before_ = state_;
         G::step(state_, std::span<const Input>(inputs_), any_rewound ? &rewound_ : nullptr);
         history_.record(tick, state_);
         if constexpr (EmitsEvents<G>) {
             game_events_.clear();
             G::collect_events(before_, state_, game_events_);
-            for (const GameEvent& e : game_events_) {
-                if (e.scope == EventScope::nearby) {
-                    NearbyEvent ne{this, &e};
-                    core_.broadcast_if(e.kind, e.subject, e.other, e.value, &Server::sees_event, &ne);
-                } else {
-                    core_.broadcast(e.kind, e.subject, e.other, e.value, {});
-                }
-            }
+            for (const GameEvent& e : game_events_) send_event(e, tick, false);
+            if (rec) rec->events = game_events_;
         }
+        if (rec) after_ = state_;
+        if (observer_) observer_(observer_user_, tick, before_, state_, false);
         core_.end_tick(now, started);
     }
+
+    // The view time a shot of `slot` is judged at. It comes from the client: clamp() keeps it within that
+    // client's own latency (or the fixed cap), the present and the history, and says which bound it hit.
+    ViewTime judge_shot(int slot, const Input& in, Tick tick, bool count) {
+        const sync::HitboxHistoryStats before = history_.stats();
+        const auto limit = core_.rewind_limit(slot);
+        const ViewTime claimed = G::view_time(in, tick);
+        const ViewTime view = limit ? history_.clamp(claimed, tick, *limit) : history_.clamp(claimed, tick);
+        const sync::HitboxHistoryStats& after = history_.stats();
+        ShotVerdict verdict;
+        verdict.beyond_limit =
+            after.clamped_rewind + after.clamped_latency != before.clamped_rewind + before.clamped_latency;
+        verdict.future = after.clamped_future != before.clamped_future;
+        verdict.beyond_history = after.clamped_history != before.clamped_history;
+        if (count)
+            core_.count_shot(slot, verdict);
+        else
+            pending_verdicts_.push_back(std::pair<int, ShotVerdict>{slot, verdict});
+        return view;
+    }
+
+    // Sends one game event found at `tick` (by a replay: a tick already simulated).
+    void send_event(const GameEvent& e, Tick tick, bool replayed) {
+        NearbyEvent ne{this, &e};
+        const bool nearby = e.scope == EventScope::nearby;
+        if (replayed)
+            core_.broadcast_replayed(tick, e.kind, e.subject, e.other, e.value,
+                                     nearby ? &Server::sees_event : nullptr, nearby ? &ne : nullptr);
+        else if (nearby)
+            core_.broadcast_if(e.kind, e.subject, e.other, e.value, &Server::sees_event, &ne);
+        else
+            core_.broadcast(e.kind, e.subject, e.other, e.value, {});
+    }
+
+    void replay_late_inputs();
+    bool replay_from(Tick from);
 
     // A nearby event being sent, and its server (sees_event's user pointer).
     struct NearbyEvent {
@@ -178,13 +224,28 @@ private:
 
     ServerCore core_;
     State state_;
-    State before_{};  // the world before the tick, for collect_events
+    State before_{};  // the world before the tick, for collect_events and the observer
     sync::HitboxHistory<G, kHistoryTicks> history_;
     RewoundTargets<G> rewound_{};
     std::array<Input, G::kMaxPlayers> inputs_{};
     std::vector<GameEvent> game_events_;
-    std::vector<EntityRecord> world_;  // every entity, captured once per snapshot
-    SnapshotSender<G> sender_;         // baselines, interest, priorities, budget
+    std::vector<EntityRecord> world_;                            // every entity, captured once per snapshot
+    SnapshotSender<G> sender_;                                   // baselines, interest, priorities, budget
+    ReplayRing<G> replay_;                                       // the last ticks, for replaying late inputs
+    ReplayRing<G> work_{0};                                      // a replay's working copy
+    std::vector<std::pair<int, ShotVerdict>> pending_verdicts_;  // shots a replay judged, counted on commit
+    struct Applied {
+        int slot;
+        Tick tick;
+        EncodedInput bits;
+    };
+    std::vector<Applied> applied_;                   // the late inputs a replay applies
+    std::vector<std::pair<Tick, GameEvent>> extra_;  // events a replay found that were not sent
+    State after_{};  // the world as the last tick or replay left it (replays only)
+    TickObserver observer_ = nullptr;
+    void* observer_user_ = nullptr;
 };
 
 }  // namespace rwd::client_server
+
+#include <rewind/session/client_server/detail/server_replay_impl.hpp>

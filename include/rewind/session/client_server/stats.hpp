@@ -21,11 +21,14 @@ struct ServerClientStats {
     double arrival_offset_ticks = 0.0;  ///< how early its inputs arrive (smoothed; negative = late)
     int input_buffer_target = 0;        ///< ticks early the server asks its inputs to arrive (adaptive)
     double rewind_limit_ms = 0.0;  ///< the oldest view its shots may claim, ms before the tick (last shot)
-    std::uint64_t inputs_applied = 0;    ///< ticks with a real input from it
-    std::uint64_t inputs_repeated = 0;   ///< ticks where its input was missing and the last one was repeated
-    std::uint64_t inputs_late = 0;       ///< inputs that arrived after their tick was simulated
-    std::uint64_t inputs_duplicate = 0;  ///< redundant copies of inputs already held or applied
-    std::uint64_t inputs_overflow = 0;   ///< inputs dropped because the queue was full (flood)
+    std::uint64_t inputs_applied = 0;   ///< ticks with a real input from it
+    std::uint64_t inputs_repeated = 0;  ///< ticks where its input was missing and the last one was repeated
+    std::uint64_t inputs_late = 0;      ///< inputs that arrived after their tick was simulated
+    std::uint64_t inputs_replayed = 0;  ///< ... applied after all by replaying the ticks since
+    std::uint64_t inputs_replay_refused =
+        0;  ///< ... within the replay window but over the replay budget (the repeat stands)
+    std::uint64_t inputs_duplicate = 0;      ///< redundant copies of inputs already held or applied
+    std::uint64_t inputs_overflow = 0;       ///< inputs dropped because the queue was full (flood)
     std::uint64_t inputs_rate_limited = 0;   ///< input packets dropped by the rate limit
     std::uint64_t inputs_future = 0;         ///< input packets stamped too far in the future (dropped)
     std::uint64_t violations = 0;            ///< sanitize() violations (out-of-range axes, unknown buttons)
@@ -80,6 +83,9 @@ struct ServerStats {
     std::uint64_t snapshot_overflow = 0;  ///< snapshots cut because they exceeded the transport's size
     std::uint64_t send_failures = 0;      ///< sends the transport refused
     std::uint64_t events = 0;             ///< events broadcast
+    std::uint64_t replays = 0;            ///< late-input replays committed (the world re-simulated)
+    std::uint64_t replays_aborted = 0;    ///< replays dropped because they changed an event already sent
+    std::uint64_t replayed_ticks = 0;     ///< ticks re-simulated by committed and dropped replays
     Micros last_tick_time{};              ///< time the last tick took (needs ServerConfig::clock)
     Micros max_tick_time{};               ///< the slowest tick so far (needs ServerConfig::clock)
     Micros total_tick_time{};             ///< all ticks together (mean = total / ticks)
@@ -121,10 +127,12 @@ struct ClientStats {
     double max_extrapolation_seen_ticks = 0.0;  ///< the furthest any render went past the newest snapshot
     std::uint64_t corrections = 0;              ///< mispredictions found on reconciliation
     std::uint64_t snaps = 0;  ///< times the drawn player snapped (offset to hide > snap_distance_m)
-    double corrections_per_second = 0.0;           ///< over the last second
-    double last_error_m = 0.0;                     ///< prediction error of the last correction
-    double max_error_m = 0.0;                      ///< the largest prediction error so far
-    std::uint64_t reconciliations = 0;             ///< snapshots reconciled against
+    double corrections_per_second = 0.0;  ///< over the last second
+    double last_error_m = 0.0;            ///< prediction error of the last correction
+    double max_error_m = 0.0;             ///< the largest prediction error so far
+    std::uint64_t reconciliations = 0;    ///< snapshots reconciled against
+    std::uint64_t reconciles_deferred =
+        0;  ///< provisional snapshots not reconciled against (a server replay may still change them)
     std::uint64_t replayed_ticks = 0;              ///< ticks re-simulated while reconciling
     std::uint64_t snapshots_received = 0;          ///< snapshots accepted
     std::uint64_t snapshots_stale = 0;             ///< snapshots older than one already seen (dropped)

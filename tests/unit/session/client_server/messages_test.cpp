@@ -137,6 +137,32 @@ TEST(CsMessages, SnapshotRoundTripAndTruncations) {
     expect_every_truncation_fails<Snapshot>(bytes);
 }
 
+TEST(CsMessages, TheProvisionalFlagTravelsWithTheInputAck) {
+    for (const bool provisional : {false, true}) {
+        cs::SnapshotHeader h;
+        h.server_tick = rwd::Tick{500};
+        h.has_input = true;
+        h.last_input_tick = rwd::Tick{500};
+        h.provisional = provisional;
+        std::vector<std::uint8_t> bytes;
+        ASSERT_TRUE(cs::encode_message(h, bytes).ok());
+        cs::SnapshotHeader r;
+        cs::Framed<cs::SnapshotHeader> f{&r};
+        rwd::wire::ReadStream rs(bytes);
+        ASSERT_TRUE(serialize(rs, f));
+        EXPECT_EQ(r.provisional, provisional);
+    }
+    // Without an input ack there is nothing to be provisional about: no bit is sent.
+    cs::SnapshotHeader h;
+    h.server_tick = rwd::Tick{500};
+    h.provisional = true;
+    std::vector<std::uint8_t> with, without;
+    ASSERT_TRUE(cs::encode_message(h, with).ok());
+    h.provisional = false;
+    ASSERT_TRUE(cs::encode_message(h, without).ok());
+    EXPECT_EQ(with, without);
+}
+
 TEST(CsMessages, TheSnapshotHeaderIsShortWhenTheClientHoldsATickNearIt) {
     const auto header_bits = [](cs::SnapshotHeader h) {
         cs::Framed<cs::SnapshotHeader> f{&h};

@@ -69,7 +69,17 @@ void Client<G>::accept_snapshot(const SnapshotHeader& head, bool reconcile_now, 
     interp_.push(head.server_tick, incoming_.entities, now);
     has_render_sample_ = false;  // the sample's pointers die with a push: sample again
     std::swap(latest_, incoming_);
-    if (reconcile_now) reconcile(latest_, now);
+    if (!reconcile_now) return;
+    // A provisional state may still be replaced by the server's replay of a late input: correcting to it
+    // would move the player twice (there and back). Wait for a final one, but not for long.
+    const int hold = core_.config().provisional_hold_ticks;
+    if (latest_.provisional && has_reconciled_ && latest_.server_tick - last_reconciled_tick_ < hold) {
+        ++core_.adapter_stats().reconciles_deferred;
+        return;
+    }
+    has_reconciled_ = true;
+    last_reconciled_tick_ = latest_.server_tick;
+    reconcile(latest_, now);
 }
 
 template <ReplicatedGame G>

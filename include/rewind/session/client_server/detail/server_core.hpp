@@ -9,6 +9,7 @@
 #include <rewind/session/client_server/detail/encoded_input.hpp>
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/session/client_server/stats.hpp>
+#include <rewind/sync/input_jitter_buffer.hpp>
 #include <rewind/sync/rewind_limit.hpp>
 #include <rewind/transport/transport.hpp>
 
@@ -95,6 +96,20 @@ public:
 
     /// The input of `slot` for the tick being simulated (tick()), counting applied and repeated inputs.
     [[nodiscard]] PoppedInput pop_input(int slot);
+    /// The late inputs `slot` sent in this update(), first copies, in arrival order (their ticks were played
+    /// with a repeat).
+    [[nodiscard]] std::span<const sync::LateInput<EncodedInput>> late_inputs(int slot) const;
+    /// Whether one more late input of `slot` may be replayed: spends a token of its replay budget, or counts
+    /// the refusal.
+    [[nodiscard]] bool take_replay_token(int slot);
+    /// A late input of `slot` for `tick` was applied by a committed replay: later repeats repeat it.
+    void late_input_replayed(int slot, Tick tick, const EncodedInput& bits);
+    /// Counts one replay of `ticks` ticks, committed or dropped.
+    void count_replay(int ticks, bool committed);
+    /// Sends an event that a replay found at `at` (a tick already simulated) to the seated clients for which
+    /// `to(user, slot)` is true (to == nullptr: every one).
+    void broadcast_replayed(Tick at, EventKind kind, int subject, int other, std::int32_t value,
+                            bool (*to)(void*, int), void* user);
     /// Counts sanitize() violations of `slot`'s input (flags the client).
     void add_violations(int slot, std::uint32_t violations);
     /// Counts a shot of `slot` and how lag compensation judged it.

@@ -1,0 +1,105 @@
+/// Server<G> member definitions: replaying the ticks since a late input arrived (via server.hpp).
+#pragma once
+
+#include <algorithm>
+#include <optional>
+
+namespace rwd::client_server {
+
+template <ReplicatedGame G>
+void Server<G>::replay_late_inputs() {
+    if (replay_.capacity() == 0) return;
+    std::optional<Tick> from;
+    bool copied = false;
+    applied_.clear();
+    for (int slot = 0; slot < core_.max_clients(); ++slot) {
+        if (!core_.seated(slot)) continue;
+        const auto i = static_cast<std::size_t>(slot);
+        for (const auto& late : core_.late_inputs(slot)) {
+            const TickRecord* held = replay_.find(late.tick);
+            if (!held || !held->repeated[i]) continue;  // older than the window, or not played as a repeat
+            if (!core_.take_replay_token(slot)) continue;
+            if (!copied) work_ = replay_, copied = true;
+            Input raw{};
+            (void)decode_input(late.input, raw);  // validated when it arrived
+            std::uint32_t violations = 0;
+            const Input in = G::sanitize(raw, violations);
+            core_.add_violations(slot, violations);
+            TickRecord* r = work_.find(late.tick);
+            r->inputs[i] = in;
+            r->repeated[i] = false;
+            r->replaced[i] = true;
+            // The ticks after it that repeated an input now repeat this one, as they would have.
+            for (Tick t = late.tick + 1; t < core_.tick(); ++t) {
+                TickRecord* q = work_.find(t);
+                if (!q || !q->repeated[i]) break;
+                q->inputs[i] = in;
+            }
+            applied_.push_back(Applied{slot, late.tick, late.input});
+            if (!from || late.tick < *from) from = late.tick;
+        }
+    }
+    if (from && replay_from(*from))
+        for (const Applied& a : applied_) core_.late_input_replayed(a.slot, a.tick, a.bits);
+}
+
+template <ReplicatedGame G>
+bool Server<G>::replay_from(Tick from) {
+    State s = work_.find(from)->before;
+    pending_verdicts_.clear();
+    extra_.clear();
+    bool kept = true;
+    int ran = 0;
+    for (Tick t = from; t < core_.tick(); ++t) {
+        TickRecord* r = work_.find(t);
+        if (!r) break;  // cannot happen: the ring holds every tick since `from`
+        r->before = s;
+        rewound_.active.fill(false);
+        bool any_rewound = false;
+        for (int slot = 0; slot < core_.max_clients(); ++slot) {
+            const auto i = static_cast<std::size_t>(slot);
+            if (r->replaced[i] && G::fires(r->inputs[i])) {
+                r->shot[i] = true;
+                r->views[i] = judge_shot(slot, r->inputs[i], t, false);
+            }
+            r->replaced[i] = false;
+            if (r->shot[i]) any_rewound = history_.fill(rewound_, slot, r->views[i]) || any_rewound;
+        }
+        G::step(s, std::span<const Input>(r->inputs), any_rewound ? &rewound_ : nullptr);
+        history_.record(t, s);  // later shots of the replay look back at the replayed past
+        ++ran;
+        if constexpr (EmitsEvents<G>) {
+            game_events_.clear();
+            G::collect_events(r->before, s, game_events_);
+            std::vector<GameEvent> found;
+            if (!events_kept(r->events, game_events_, found)) {
+                kept = false;  // an event the clients hold would not have happened: the past stands
+                break;
+            }
+            for (const GameEvent& e : found) extra_.push_back(std::pair<Tick, GameEvent>{t, e});
+            r->events = game_events_;
+        }
+    }
+    core_.count_replay(ran, kept);
+    if (!kept) {
+        // Put back the hitboxes of the ticks as they stand.
+        for (Tick t = from; t < core_.tick(); ++t) {
+            const TickRecord* next = replay_.find(t + 1);
+            history_.record(t, next ? next->before : state_);
+        }
+        return false;
+    }
+    std::swap(replay_, work_);
+    state_ = s;
+    after_ = s;
+    for (const auto& [slot, verdict] : pending_verdicts_) core_.count_shot(slot, verdict);
+    for (const auto& [t, e] : extra_) send_event(e, t, true);
+    if (observer_)
+        for (Tick t = from; t < core_.tick(); ++t) {
+            const TickRecord* next = replay_.find(t + 1);
+            observer_(observer_user_, t, replay_.find(t)->before, next ? next->before : state_, true);
+        }
+    return true;
+}
+
+}  // namespace rwd::client_server
