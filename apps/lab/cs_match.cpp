@@ -59,6 +59,7 @@ Match::Match(const PassConfig& config)
         sc.max_rewind_ms = cfg_.max_rewind_ms;
     }
     sc.snapshots = cfg_.snapshots;
+    sc.late_input_replay_ticks = cfg_.late_input_replay_ticks;
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
     server_prev_ = std::as_const(*server_).state();

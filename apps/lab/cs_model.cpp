@@ -31,6 +31,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.fps = o.render_fps;
     base.frame_jitter = o.frame_jitter;
     base.max_rewind_ms = o.max_rewind_ms;
+    base.late_input_replay_ticks = o.late_input_replay_ticks;
     if (o.snapshot_budget >= 0) {
         base.snapshots.budget_bytes = o.snapshot_budget;
         base.snapshots.burst_bytes = std::min(kBurstSnapshots * o.snapshot_budget, 65535);

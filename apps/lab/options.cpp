@@ -75,6 +75,8 @@ rwd::Status LabOptions::validate() const {
         return bad("--snapshot-rate must be 10..60 and at most the tick rate");
     if (!(render_fps >= 10.0 && render_fps <= 1000.0)) return bad("--fps must be 10..1000");
     if (!(frame_jitter >= 0.0 && frame_jitter < 1.0)) return bad("--frame-jitter must be in [0, 1)");
+    if (late_input_replay_ticks < 0 || late_input_replay_ticks > 16)
+        return bad("--late-input-replay-ticks must be 0..16");
     if (max_rewind_ms != kPerClientRewind && (max_rewind_ms < 0 || max_rewind_ms > 1000))
         return bad("--max-rewind-ms must be 0..1000");
     if (snapshot_budget < -1 || snapshot_budget > 65535) return bad("--snapshot-budget must be 0..65535");
@@ -98,6 +100,10 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--snapshot-rate", o.snapshot_rate, "snapshots per second")->capture_default_str();
     app.add_option("--fps", o.render_fps, "client render frames per second")->capture_default_str();
     app.add_option("--frame-jitter", o.frame_jitter, "frame time spread, fraction of a frame")
+        ->capture_default_str();
+    app.add_option("--late-input-replay-ticks", o.late_input_replay_ticks,
+                   "ticks back the server still applies a late input by replaying them, 0..16 (0: the "
+                   "repeated input stands, the previous behaviour)")
         ->capture_default_str();
     app.add_option("--max-rewind-ms", o.max_rewind_ms,
                    "a fixed server lag-compensation cap in ms, 0..1000 (default: each client's own latency, "
