@@ -133,7 +133,10 @@ private:
     void restart_prediction(bool was_playing) override;
     void sample_render_time(Micros now) override;
     bool predict_tick(Tick t, EncodedInput& out) override;
-    void forget_snapshots() override { receiver_.reset(); }
+    void forget_snapshots() override {
+        receiver_.reset();
+        has_reconciled_ = false;  // a new connection: its ticks say nothing of the last one's
+    }
 
     void reconcile(const Snapshot& snap, Micros now);
     void update_render_time(Micros now);

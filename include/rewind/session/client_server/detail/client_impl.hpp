@@ -73,7 +73,8 @@ void Client<G>::accept_snapshot(const SnapshotHeader& head, bool reconcile_now, 
     // A provisional state may still be replaced by the server's replay of a late input: correcting to it
     // would move the player twice (there and back). Wait for a final one, but not for long.
     const int hold = core_.config().provisional_hold_ticks;
-    if (latest_.provisional && has_reconciled_ && latest_.server_tick - last_reconciled_tick_ < hold) {
+    const std::int32_t since = latest_.server_tick - last_reconciled_tick_;
+    if (latest_.provisional && has_reconciled_ && since >= 0 && since < hold) {
         ++core_.adapter_stats().reconciles_deferred;
         return;
     }

@@ -52,7 +52,10 @@ bool Server<G>::replay_from(Tick from) {
     int ran = 0;
     for (Tick t = from; t < core_.tick(); ++t) {
         TickRecord* r = work_.find(t);
-        if (!r) break;  // cannot happen: the ring holds every tick since `from`
+        if (!r) {  // cannot happen (the ring holds every tick since `from`): never commit a partial replay
+            kept = false;
+            break;
+        }
         r->before = s;
         rewound_.active.fill(false);
         bool any_rewound = false;
@@ -61,6 +64,8 @@ bool Server<G>::replay_from(Tick from) {
             if (r->replaced[i] && G::fires(r->inputs[i])) {
                 r->shot[i] = true;
                 r->views[i] = judge_shot(slot, r->inputs[i], t, false);
+                // As a live shot: never a view of the tick itself or later (the history holds newer ticks).
+                if (!(r->views[i].from < t)) r->views[i] = ViewTime{t - 1, 0};
             }
             r->replaced[i] = false;
             if (r->shot[i]) any_rewound = history_.fill(rewound_, slot, r->views[i]) || any_rewound;
@@ -81,14 +86,13 @@ bool Server<G>::replay_from(Tick from) {
         }
     }
     core_.count_replay(ran, kept);
-    if (!kept) {
-        // Put back the hitboxes of the ticks as they stand.
-        for (Tick t = from; t < core_.tick(); ++t) {
-            const TickRecord* next = replay_.find(t + 1);
-            history_.record(t, next ? next->before : state_);
-        }
-        return false;
+    // Put back the hitboxes as the clients were shown them: later shots are judged where their shooters saw
+    // the targets, not where the replay moved them.
+    for (Tick t = from; t < core_.tick(); ++t) {
+        const TickRecord* next = replay_.find(t + 1);
+        history_.record(t, next ? next->before : state_);
     }
+    if (!kept) return false;
     std::swap(replay_, work_);
     state_ = s;
     after_ = s;
