@@ -62,7 +62,6 @@ Match::Match(const PassConfig& config)
     sc.late_input_replay_ticks = cfg_.late_input_replay_ticks;
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
-    server_prev_ = std::as_const(*server_).state();
     server_->set_tick_observer(&Match::observe_tick, this);
     if (cfg_.max_rewind_ms != kPerClientRewind)
         shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
@@ -155,7 +154,6 @@ void Match::server_step(Micros now) {
     } else if (ran > 1) {
         ++fig_.tick.server_multi_tick_updates;  // cannot attribute per tick; just move on
     }
-    server_prev_ = std::as_const(*server_).state();
     if (cfg_.bandwidth_check && ran >= 1)
         bandwidth_.record_world(server_->tick() - 1, std::as_const(*server_).state());
     if (cfg_.bandwidth_check && ran >= 1 && server_->tick().value % 60 == 0) {
@@ -177,7 +175,7 @@ void Match::server_step(Micros now) {
 }
 
 void Match::observe_tick(void* user, rwd::Tick tick, const arena::State& before, const arena::State& after,
-                         bool replayed) {
+                         bool /*replayed*/) {
     // Kept until no late input can change the tick any more, then judged (judge_final).
     Match& m = *static_cast<Match*>(user);
     Ran& r = m.ran_[tick.value % kRanTicks];
@@ -185,7 +183,6 @@ void Match::observe_tick(void* user, rwd::Tick tick, const arena::State& before,
     r.valid = true;
     r.before = before;
     r.after = after;
-    (void)replayed;
 }
 
 void Match::judge_final(rwd::Tick tick) {

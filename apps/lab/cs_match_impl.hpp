@@ -101,7 +101,6 @@ private:
     ShotTracker shots_;
     EventCheck events_;       ///< item 7: events and deaths, server vs clients
     LatencyTracker latency_;  ///< input-to-apply latency, view age, repeated inputs
-    arena::State server_prev_{};
     /// The server's recent ticks as they stand (replays overwrite them), judged once final.
     struct Ran {
         std::uint32_t tick = 0;

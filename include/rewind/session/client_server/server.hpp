@@ -157,18 +157,22 @@ private:
                     rec->views[static_cast<std::size_t>(i)] = view;
             }
         }
-        if (rec) rec->before = state_, rec->inputs = inputs_;
-        if (EmitsEvents<G> || observer_) before_ = state_;
+        // One copy of the world before the tick: the replay record's when there is one.
+        if (rec)
+            rec->before = state_, rec->inputs = inputs_;
+        else if (EmitsEvents<G> || observer_)
+            before_ = state_;
+        const State& before = rec ? rec->before : before_;
         G::step(state_, std::span<const Input>(inputs_), any_rewound ? &rewound_ : nullptr);
         history_.record(tick, state_);
         if constexpr (EmitsEvents<G>) {
             game_events_.clear();
-            G::collect_events(before_, state_, game_events_);
+            G::collect_events(before, state_, game_events_);
             for (const GameEvent& e : game_events_) send_event(e, tick, false);
             if (rec) rec->events = game_events_;
         }
         if (rec) after_ = state_;
-        if (observer_) observer_(observer_user_, tick, before_, state_, false);
+        if (observer_) observer_(observer_user_, tick, before, state_, false);
         core_.end_tick(now, started);
     }
 
@@ -224,7 +228,7 @@ private:
 
     ServerCore core_;
     State state_;
-    State before_{};  // the world before the tick, for collect_events and the observer
+    State before_{};  // the world before the tick, for collect_events and the observer (without replays)
     sync::HitboxHistory<G, kHistoryTicks> history_;
     RewoundTargets<G> rewound_{};
     std::array<Input, G::kMaxPlayers> inputs_{};

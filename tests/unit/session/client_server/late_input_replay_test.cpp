@@ -25,7 +25,8 @@ struct Outcome {
 /// One client on a 40 ms link whose input changes every tick; `bursts` times the up link's latency jumps
 /// by 50 ms for 60 ms, so that a few inputs arrive after their tick. `write_world` writes to the server's
 /// world (a change to an empty seat) after every frame.
-Outcome run(std::uint64_t seed, int replay_ticks, double share, int bursts, bool write_world = false) {
+Outcome run(std::uint64_t seed, int replay_ticks, double share, int bursts, bool write_world = false,
+            bool constant_input = false) {
     SCOPED_TRACE("seed=" + std::to_string(seed));
     cs::ServerConfig sc;
     sc.late_input_replay_ticks = replay_ticks;
@@ -36,7 +37,7 @@ Outcome run(std::uint64_t seed, int replay_ticks, double share, int bursts, bool
     EXPECT_TRUE(m.run_until_playing());
     auto each = [&] {
         auto& cl = m.client(c);
-        cl.set_input(move(cl.tick().value % 2 ? 100 : -100, 50));
+        cl.set_input(constant_input ? move(100, 50) : move(cl.tick().value % 2 ? 100 : -100, 50));
         if (write_world) m.server->state().players[5].x += 1;  // seat 5 is empty: nothing else changes
     };
     m.run(Micros{2'000'000}, each);
@@ -91,6 +92,16 @@ TEST(LateInputReplay, AWriteToTheWorldIsNeverReplayedOver) {
     EXPECT_GT(o.late, 0u);
     EXPECT_EQ(o.replays, 0u);  // every late input's tick lies before a write
     EXPECT_EQ(o.replayed, 0u);
+}
+
+TEST(LateInputReplay, ALateInputEqualToItsRepeatCostsNoReplay) {
+    // The same bursts with an input that never changes: every repeat was right.
+    const Outcome o = run(31, 8, 0.02, 3, false, true);
+    EXPECT_GT(o.late, 0u);
+    EXPECT_EQ(o.replays, 0u);
+    EXPECT_EQ(o.replayed, 0u);
+    EXPECT_EQ(o.refused, 0u);
+    EXPECT_EQ(o.corrections, 0u);
 }
 
 TEST(LateInputReplay, ConfigRangesAreValidated) {

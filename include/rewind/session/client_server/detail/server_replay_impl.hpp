@@ -16,15 +16,17 @@ void Server<G>::replay_late_inputs() {
         if (!core_.seated(slot)) continue;
         const auto i = static_cast<std::size_t>(slot);
         for (const auto& late : core_.late_inputs(slot)) {
-            const TickRecord* held = replay_.find(late.tick);
+            const TickRecord* held = (copied ? work_ : replay_).find(late.tick);
             if (!held || !held->repeated[i]) continue;  // older than the window, or not played as a repeat
-            if (!core_.take_replay_token(slot)) continue;
-            if (!copied) work_ = replay_, copied = true;
             Input raw{};
             (void)decode_input(late.input, raw);  // validated when it arrived
             std::uint32_t violations = 0;
             const Input in = G::sanitize(raw, violations);
             core_.add_violations(slot, violations);
+            // The repeat was right (a shot is never repeated, so one that fires is not): nothing to redo.
+            if (!G::fires(in) && same_state(in, held->inputs[i])) continue;
+            if (!core_.take_replay_token(slot)) continue;
+            if (!copied) work_ = replay_, copied = true;
             TickRecord* r = work_.find(late.tick);
             r->inputs[i] = in;
             r->repeated[i] = false;
@@ -86,12 +88,14 @@ bool Server<G>::replay_from(Tick from) {
         }
     }
     core_.count_replay(ran, kept);
+    // The world after tick t as the ring (the committed past, or the replayed one after the swap) holds it.
+    const auto after_of = [this](Tick t) -> const State& {
+        const TickRecord* next = replay_.find(t + 1);
+        return next ? next->before : state_;
+    };
     // Put back the hitboxes as the clients were shown them: later shots are judged where their shooters saw
     // the targets, not where the replay moved them.
-    for (Tick t = from; t < core_.tick(); ++t) {
-        const TickRecord* next = replay_.find(t + 1);
-        history_.record(t, next ? next->before : state_);
-    }
+    for (Tick t = from; t < core_.tick(); ++t) history_.record(t, after_of(t));
     if (!kept) return false;
     std::swap(replay_, work_);
     state_ = s;
@@ -99,10 +103,8 @@ bool Server<G>::replay_from(Tick from) {
     for (const auto& [slot, verdict] : pending_verdicts_) core_.count_shot(slot, verdict);
     for (const auto& [t, e] : extra_) send_event(e, t, true);
     if (observer_)
-        for (Tick t = from; t < core_.tick(); ++t) {
-            const TickRecord* next = replay_.find(t + 1);
-            observer_(observer_user_, t, replay_.find(t)->before, next ? next->before : state_, true);
-        }
+        for (Tick t = from; t < core_.tick(); ++t)
+            observer_(observer_user_, t, replay_.find(t)->before, after_of(t), true);
     return true;
 }
 
