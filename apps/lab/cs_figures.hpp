@@ -236,6 +236,7 @@ struct ShotFigures {
     std::uint64_t probe_clamped = 0;        ///< ... that the server clamped to the cap
     std::uint64_t probe_beyond_limit = 0;   ///< ... counted as older than the probe's rewind limit
     double max_rewind_ms = 0;               ///< the fixed cap (--max-rewind-ms); -1: per client
+    double max_compensated_rtt_ms = 0;      ///< RTT compensated in full (--max-compensated-rtt-ms)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShotFigures, rifle_shots, on_screen_hits, registered, not_registered,
                                    target_dead_on_server, shooter_dead_on_server, shooter_silent_on_server,
@@ -244,7 +245,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShotFigures, rifle_shots, on_screen_hits, reg
                                    registered_share, rewind_ms, server_shots, server_clamped,
                                    server_beyond_limit, server_future_view, beyond_limit_share,
                                    rewind_limit_ms, probe_stale_shots, probe_clamped, probe_beyond_limit,
-                                   max_rewind_ms)
+                                   max_rewind_ms, max_compensated_rtt_ms)
 
 /// Bandwidth per client (context for issue 5).
 struct BandwidthFigures {

@@ -58,6 +58,7 @@ Match::Match(const PassConfig& config)
         sc.rewind_limit = cs::RewindLimitMode::fixed_cap;
         sc.max_rewind_ms = cfg_.max_rewind_ms;
     }
+    sc.lag_compensation.max_compensated_rtt = rwd::Micros{cfg_.max_compensated_rtt_ms * 1000LL};
     sc.snapshots = cfg_.snapshots;
     sc.late_input_replay_ticks = cfg_.late_input_replay_ticks;
     header_bytes_ = server_ep->header_bytes();
@@ -393,6 +394,7 @@ void Match::finish() {
 
     shots_.finish(fig_.shots, tick_ms);
     fig_.shots.max_rewind_ms = cfg_.max_rewind_ms;
+    fig_.shots.max_compensated_rtt_ms = cfg_.max_compensated_rtt_ms;
     fig_.bandwidth.kbps_down = distribution(kbps_down_);
     fig_.bandwidth.kbps_up = distribution(kbps_up_);
     if (snapshots)

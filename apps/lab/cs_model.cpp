@@ -32,6 +32,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.frame_jitter = o.frame_jitter;
     base.max_rewind_ms = o.max_rewind_ms;
     base.late_input_replay_ticks = o.late_input_replay_ticks;
+    base.max_compensated_rtt_ms = o.max_compensated_rtt_ms;
     if (o.snapshot_budget >= 0) {
         base.snapshots.budget_bytes = o.snapshot_budget;
         base.snapshots.burst_bytes = std::min(kBurstSnapshots * o.snapshot_budget, 65535);
@@ -96,8 +97,10 @@ ModelResult run_client_server(const LabOptions& o) {
     ModelResult r;
     r.header.push_back(fmt("rewind-lab  model client-server  players %d  duration %.0f s  seed %llu",
                            o.players, o.duration_s, static_cast<unsigned long long>(o.seed)));
-    const std::string rewind = o.max_rewind_ms == kPerClientRewind ? std::string("rewind limit per client")
-                                                                   : fmt("rewind cap %d ms", o.max_rewind_ms);
+    const std::string rewind =
+        o.max_rewind_ms == kPerClientRewind
+            ? fmt("rewind limit per client (RTT compensated up to %d ms)", o.max_compensated_rtt_ms)
+            : fmt("rewind cap %d ms", o.max_rewind_ms);
     r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps +-%.0f%%  %s", o.tick_rate,
                            o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0, rewind.c_str()));
     r.header.push_back("  profile " + o.profile + "  up: " + describe_link(up));

@@ -77,6 +77,8 @@ rwd::Status LabOptions::validate() const {
     if (!(frame_jitter >= 0.0 && frame_jitter < 1.0)) return bad("--frame-jitter must be in [0, 1)");
     if (late_input_replay_ticks < 0 || late_input_replay_ticks > 16)
         return bad("--late-input-replay-ticks must be 0..16");
+    if (max_compensated_rtt_ms < 0 || max_compensated_rtt_ms > 1000)
+        return bad("--max-compensated-rtt-ms must be 0..1000");
     if (max_rewind_ms != kPerClientRewind && (max_rewind_ms < 0 || max_rewind_ms > 1000))
         return bad("--max-rewind-ms must be 0..1000");
     if (snapshot_budget < -1 || snapshot_budget > 65535) return bad("--snapshot-budget must be 0..65535");
@@ -108,6 +110,11 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--max-rewind-ms", o.max_rewind_ms,
                    "a fixed server lag-compensation cap in ms, 0..1000 (default: each client's own latency, "
                    "RTT compensated up to 250 ms: ServerConfig::rewind_limit = client_latency)");
+    app.add_option(
+           "--max-compensated-rtt-ms", o.max_compensated_rtt_ms,
+           "RTT the server compensates in full, 0..1000 ms; a client slower than that has its shots "
+           "judged at its rewind limit and must lead them (LagCompensationConfig::max_compensated_rtt)")
+        ->capture_default_str();
     app.add_option(
         "--snapshot-budget", o.snapshot_budget,
         "snapshot byte budget: bytes a snapshot message may take on average, up to eight times that at "

@@ -17,6 +17,7 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
                     {"fps", o.render_fps},
                     {"frame_jitter", o.frame_jitter},
                     {"max_rewind_ms", o.max_rewind_ms},
+                    {"max_compensated_rtt_ms", o.max_compensated_rtt_ms},
                     {"profile", o.profile},
                     {"snapshot_budget", o.snapshot_budget},
                     {"snapshot_codec", o.snapshot_codec}};

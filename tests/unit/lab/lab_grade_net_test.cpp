@@ -62,6 +62,26 @@ TEST(LabGradeNet, ScenarioRegistrationMustReach99Percent) {
     expect_row(f, "8 ", false, "registration 98.0 % < 99 %");
 }
 
+TEST(LabGradeNet, MissesFromAnRttBeyondFullCompensationSayWhy) {
+    auto f = passing();
+    auto& s = f.main.shots;
+    s.max_rewind_ms = -1;  // each client's own limit
+    s.max_compensated_rtt_ms = 250;
+    s.registered = 91;
+    s.not_registered = 9;
+    s.beyond_limit_share = 0.999;
+    s.rewind_ms.median = 410;
+    s.rewind_limit_ms.median = 373;
+    f.main.clock.rtt_ms.median = 312;
+    expect_row(
+        f, "8 ", false,
+        "registration 91.0 % < 99 % (median RTT 312 ms is beyond the 250 ms compensated in full: 99.9 % of "
+        "shots were judged at the rewind limit, 37 ms after the view the shooter aimed at");
+    // The same misses from a client within full compensation are not explained away by its RTT.
+    f.main.clock.rtt_ms.median = 240;
+    EXPECT_EQ(row(lab::grade_client_server(f, lab::CsRules{}), "8 ").why, "registration 91.0 % < 99 %");
+}
+
 TEST(LabGradeNet, HitsBeyondTheFixedCapNoLongerExcuseTheScenario) {
     auto f = passing();
     f.main.shots.registered = 60;
