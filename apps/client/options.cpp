@@ -6,6 +6,8 @@
 #include <arena/constants.hpp>
 #include <rewind/session/auth/connect_token.hpp>
 
+#include "common/command_line.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -52,7 +54,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     app.add_option("--height", o.height, "Window height")
         ->check(CLI::Range(240, 8192))
         ->capture_default_str();
-    app.add_flag("!--no-overlay", o.overlay, "Start with the debug overlay hidden");
+    bool no_overlay = false;  // a plain flag: CLI11's "!" form prints "--no-overlay{false}" in --help
+    app.add_flag("--no-overlay", no_overlay, "Start with the debug overlay hidden");
     app.add_flag("--ghosts", o.ghosts, "Start with server-authoritative ghosts shown");
     app.add_option("--latency", o.latency_ms,
                    "Client-side conditioner: one-way latency in ms, each direction")
@@ -64,11 +67,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     app.add_option(
         "--token", o.token,
         "Connect token (hex, or @FILE) for a server started with --public-key; see rewind-token mint");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        return app.exit(e);
-    }
+    if (auto code = apps::parse_command_line(app, argc, argv, "rewind-client")) return *code;
+    o.overlay = !no_overlay;
     if (o.tick_rate_hz !=
         arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
         std::fprintf(stderr,

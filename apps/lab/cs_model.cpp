@@ -23,7 +23,7 @@ struct Passes {
 Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
             const rwd::transport::LinkConfig& down) {
     PassConfig base;
-    base.players = o.players;
+    base.players = o.player_count();
     base.duration_s = o.duration_s;
     base.seed = o.seed;
     base.tick_rate = o.tick_rate;
@@ -96,7 +96,7 @@ ModelResult run_client_server(const LabOptions& o) {
         cc.snap_distance_m * (1.0 - std::exp(-longest_frame_s / cc.smoothing_time.seconds()));
     ModelResult r;
     r.header.push_back(fmt("rewind-lab  model client-server  players %d  duration %.0f s  seed %llu",
-                           o.players, o.duration_s, static_cast<unsigned long long>(o.seed)));
+                           o.player_count(), o.duration_s, static_cast<unsigned long long>(o.seed)));
     const std::string rewind =
         o.max_rewind_ms == kPerClientRewind
             ? fmt("rewind limit per client (RTT compensated up to %d ms)", o.max_compensated_rtt_ms)

@@ -31,6 +31,9 @@ struct ModelEntry {
     std::string_view name;     ///< the --model value
     std::string_view summary;  ///< one line for --help
     ModelFn run;               ///< the measurement
+    int min_players = 1;       ///< the --players it takes
+    int max_players = 1;
+    int default_players = 1;  ///< without --players
 };
 
 /// Every model the lab knows (models.cpp: one line per model; each model lives in its own file).

@@ -9,11 +9,11 @@ namespace {
 
 constexpr std::array kModels{
     ModelEntry{"client-server", "authoritative server, prediction, interpolation, lag compensation",
-               &run_client_server},
+               &run_client_server, 1, 63, 8},
     ModelEntry{"rollback", "GGPO-style P2P rollback, 2..4 peers: rollback depth, re-simulation, determinism",
-               &run_rollback},
+               &run_rollback, kMinPeers, kMaxPeers, kDefaultPeers},
     ModelEntry{"lockstep", "deterministic lockstep (prediction window 0), 2..4 peers: stalls, determinism",
-               &run_lockstep},
+               &run_lockstep, kMinPeers, kMaxPeers, kDefaultPeers},
 };
 
 }  // namespace

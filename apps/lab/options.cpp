@@ -1,11 +1,16 @@
 // Lab options: CLI11 registration, validation and the per-direction link configs they describe.
 #include "options.hpp"
 
+#include "model.hpp"
+
 #include <arena/constants.hpp>
+
+#include "common/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <vector>
 
 namespace lab {
 namespace {
@@ -42,15 +47,21 @@ rwd::Result<rwd::transport::LinkConfig> build(const LabOptions& o, const LinkKno
 }
 
 void add_knobs(CLI::App& app, LinkKnobs& k, const std::string& prefix, const std::string& which) {
-    app.add_option("--" + prefix + "latency", k.latency_ms, "mean one-way latency in ms" + which);
-    app.add_option("--" + prefix + "jitter", k.jitter_ms,
-                   "one-way jitter (standard deviation) in ms" + which);
-    app.add_option("--" + prefix + "loss", k.loss_pct, "random packet loss in percent" + which);
-    app.add_option("--" + prefix + "burst", k.burst_pct,
-                   "chance per packet of a loss burst, percent" + which);
-    app.add_option("--" + prefix + "burst-len", k.burst_len, "mean loss burst length in packets" + which);
-    app.add_option("--" + prefix + "dup", k.dup_pct, "packet duplication in percent" + which);
-    app.add_option("--" + prefix + "reorder", k.reorder_pct, "packet reordering in percent" + which);
+    const CLI::Validator delay = apps::number_in(0.0, 60'000.0, "ms"),
+                         percent = apps::number_in(0.0, 100.0, "%");
+    app.add_option("--" + prefix + "latency", k.latency_ms, "mean one-way latency in ms" + which)
+        ->check(delay);
+    app.add_option("--" + prefix + "jitter", k.jitter_ms, "one-way jitter (standard deviation) in ms" + which)
+        ->check(delay);
+    app.add_option("--" + prefix + "loss", k.loss_pct, "random packet loss in percent" + which)
+        ->check(percent);
+    app.add_option("--" + prefix + "burst", k.burst_pct, "chance per packet of a loss burst, percent" + which)
+        ->check(percent);
+    app.add_option("--" + prefix + "burst-len", k.burst_len, "mean loss burst length in packets" + which)
+        ->check(apps::number_in(1.0, 1'000'000.0, "packets"));
+    app.add_option("--" + prefix + "dup", k.dup_pct, "packet duplication in percent" + which)->check(percent);
+    app.add_option("--" + prefix + "reorder", k.reorder_pct, "packet reordering in percent" + which)
+        ->check(percent);
     app.add_option("--" + prefix + "bandwidth", k.bandwidth_kbps,
                    "bottleneck in kbit/s, 0 = unlimited" + which);
 }
@@ -65,7 +76,11 @@ std::string pct(double p) {
 
 rwd::Status LabOptions::validate() const {
     auto bad = [](const char* what) { return rwd::Status{rwd::Error{rwd::Errc::invalid_config, what}}; };
-    if (players < 1 || players > 63) return bad("--players must be 1..63");
+    const ModelEntry* m = find_model(model);
+    if (!m) return bad("--model must be client-server, rollback or lockstep");
+    if (players && (*players < m->min_players || *players > m->max_players))
+        return bad(m->max_players > 4 ? "--players must be 1..63 for client-server"
+                                      : "--players must be 2..4 for rollback and lockstep (peers)");
     if (!(duration_s >= 1.0 && duration_s <= 3600.0)) return bad("--duration must be 1..3600 s");
     if (tick_rate < 10 || tick_rate > 240) return bad("--tick-rate must be 10..240");
     // Both models run the arena, whose speeds are per tick: another rate would measure a different game.
@@ -91,9 +106,14 @@ rwd::Status LabOptions::validate() const {
 }
 
 void add_options(CLI::App& app, LabOptions& o) {
+    std::vector<std::string> model_names;
+    for (const ModelEntry& m : models()) model_names.emplace_back(m.name);
     app.add_option("--model", o.model, "sync model: client-server, rollback, lockstep")
+        ->check(CLI::IsMember(model_names))
         ->capture_default_str();
-    app.add_option("--players", o.players, "bot-driven players")->capture_default_str();
+    app.add_option("--players", o.players,
+                   "bot-driven players: 1..63 for client-server (default 8), 2..4 peers for rollback and "
+                   "lockstep (default 2)");
     app.add_option("--duration", o.duration_s, "simulated seconds of the main match")->capture_default_str();
     app.add_option("--seed", o.seed, "seed of the network, bots and frame timing")->capture_default_str();
     app.add_option("--tick-rate", o.tick_rate,
@@ -129,9 +149,11 @@ void add_options(CLI::App& app, LabOptions& o) {
                    "profiles (training seeds 101-103, never the graded ones) with a model trainer on the "
                    "server, and write the arena's range coder table as C++ to this file "
                    "(game/src/snapshot_model_table.cpp)");
-    std::string names;
-    for (auto n : rwd::transport::link_profile_names()) names += std::string(n) + ", ";
-    app.add_option("--profile", o.profile, "link profile for both directions: " + names + "none")
+    std::vector<std::string> profiles;
+    for (auto n : rwd::transport::link_profile_names()) profiles.emplace_back(n);
+    profiles.emplace_back("none");
+    app.add_option("--profile", o.profile, "link profile for both directions (none: a perfect link)")
+        ->check(CLI::IsMember(profiles))
         ->capture_default_str();
     add_knobs(app, o.both, "", " (both directions)");
     add_knobs(app, o.up, "up-", " (client to server)");
@@ -139,6 +161,12 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_option("--json", o.json_path, "write every figure to this JSON file");
     app.add_option("--plot", o.plot_dir, "write PNG charts over time into this directory");
     app.add_flag("--quiet", o.quiet, "print only the graded checklist");
+}
+
+int LabOptions::player_count() const {
+    if (players) return *players;
+    const ModelEntry* m = find_model(model);
+    return m ? m->default_players : 0;
 }
 
 rwd::Result<rwd::transport::LinkConfig> up_link(const LabOptions& o) { return build(o, o.up); }

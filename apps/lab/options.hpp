@@ -32,7 +32,7 @@ struct LinkKnobs {
 /// Everything a lab run is told.
 struct LabOptions {
     std::string model = "client-server";   ///< which sync model to measure
-    int players = 8;                       ///< bot-driven players
+    std::optional<int> players;            ///< bot-driven players (unset: the model's default)
     double duration_s = 60.0;              ///< simulated seconds of the main match
     std::uint64_t seed = 1;                ///< seeds the network, the bots and the frame timing
     int tick_rate = 60;                    ///< simulation ticks per second
@@ -56,6 +56,8 @@ struct LabOptions {
 
     /// Ok, or invalid_config naming the first bad value.
     [[nodiscard]] rwd::Status validate() const;
+    /// --players, or the model's default (8 client-server, 2 peers) when it was not given.
+    [[nodiscard]] int player_count() const;
 };
 
 /// Registers every option of `opts` on `app`.

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace lab {
@@ -151,10 +153,13 @@ bool write_chart_png(const Chart& chart, const std::string& path, std::string& e
     }
 
     cairo_destroy(cr);
+    errno = 0;  // cairo opens the file with fopen: errno then says why it could not
     const cairo_status_t st = cairo_surface_write_to_png(surface, path.c_str());
+    const int os_error = errno;
     cairo_surface_destroy(surface);
     if (st != CAIRO_STATUS_SUCCESS) {
-        error = std::string("cannot write ") + path + ": " + cairo_status_to_string(st);
+        error = st == CAIRO_STATUS_WRITE_ERROR && os_error != 0 ? std::strerror(os_error)
+                                                                : cairo_status_to_string(st);
         return false;
     }
     return true;

@@ -21,7 +21,8 @@ struct Chart {
     std::vector<Series> series;
 };
 
-/// Renders the chart as a PNG file; returns false (and fills `error`) when cairo cannot write it.
+/// Renders the chart as a PNG file; returns false (and fills `error` with the reason alone, e.g. "Permission
+/// denied") when cairo cannot write it.
 bool write_chart_png(const Chart& chart, const std::string& path, std::string& error);
 
 }  // namespace lab

@@ -9,7 +9,7 @@ namespace lab {
 nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
     nlohmann::json j;
     j["model"] = o.model;
-    j["options"] = {{"players", o.players},
+    j["options"] = {{"players", o.player_count()},
                     {"duration_s", o.duration_s},
                     {"seed", o.seed},
                     {"tick_rate", o.tick_rate},
@@ -62,11 +62,15 @@ int report(const LabOptions& o, const ModelResult& r, std::FILE* out) {
             std::string error;
             const std::string path = (std::filesystem::path(o.plot_dir) / (stem + ".png")).string();
             if (!write_chart_png(chart, path, error)) {
-                std::fprintf(stderr, "rewind-lab: %s: %s\n", path.c_str(), error.c_str());
+                // Checked writable before the run: whatever broke since breaks the others too, so say it
+                // once.
+                std::fprintf(stderr, "rewind-lab: cannot write %s: %s (%zu charts not written)\n",
+                             path.c_str(), error.c_str(),
+                             r.charts.size() - static_cast<std::size_t>(written));
                 code = 3;
-            } else {
-                ++written;
+                break;
             }
+            ++written;
         }
         if (!o.quiet) std::fprintf(out, "%d charts written to %s\n", written, o.plot_dir.c_str());
     }

@@ -10,9 +10,6 @@
 namespace lab {
 namespace {
 
-constexpr int kMinPeers = 2;
-constexpr int kMaxPeers = 4;
-constexpr int kDefaultPeers = 2;
 constexpr int kRollbackDelay = 2;     // the session's default input delay
 constexpr int kRollbackWindow = 8;    // the session's default prediction window
 constexpr double kMinCoverage = 0.5;  // the check must cover at least this share of the nominal frames
@@ -60,20 +57,10 @@ std::string depth_histogram(const std::vector<std::uint64_t>& h, std::uint64_t t
 ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     ModelResult r;
     const char* name = lockstep ? "lockstep" : "rollback";
-    int players = o.players;
-    std::string players_note;
-    if (players < kMinPeers || players > kMaxPeers) {
-        if (players == LabOptions{}.players) {
-            players = kDefaultPeers;  // the lab's default is the client-server match size; peers default to 2
-            players_note = fmt("  (--players defaults to %d for %s; it takes %d..%d)", kDefaultPeers, name,
-                               kMinPeers, kMaxPeers);
-        } else {
-            r.header.push_back(fmt("rewind-lab  model %s: --players %d is out of range", name, players));
-            r.verdict.add("Options", fmt("--players %d", players),
-                          fmt("%d..%d peers for %s", kMinPeers, kMaxPeers, name), false);
-            return r;
-        }
-    }
+    const int players = o.player_count();  // validated: kMinPeers..kMaxPeers
+    const std::string players_note = o.players ? std::string()
+                                               : fmt("  (--players defaults to %d for %s; it takes %d..%d)",
+                                                     kDefaultPeers, name, kMinPeers, kMaxPeers);
     const auto up = up_link(o).value();
     const auto down = down_link(o).value();
     RbPassConfig pc;

@@ -3,6 +3,8 @@
 #include <rewind/transport/link_config.hpp>
 #include <rewind/transport/sim_network.hpp>
 
+#include "common/command_line.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -234,6 +236,6 @@ int main(int argc, char** argv) {
     app.add_option("--duration", o.duration_s, "virtual seconds of traffic")
         ->check(CLI::Range(0.1, 3600.0))
         ->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
+    if (auto code = apps::parse_command_line(app, argc, argv, "rewind-netdemo")) return *code;
     return run(o);
 }

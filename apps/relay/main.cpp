@@ -5,6 +5,8 @@
 
 #include <rewind/transport/link_config.hpp>
 
+#include "common/command_line.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -13,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -30,22 +33,38 @@ rwd::Micros steady_now() {
 void add_link_options(CLI::App& app, relay::LinkArgs& a, const std::string& prefix, const std::string& what) {
     const std::string group =
         prefix.empty() ? "Impairments (both directions)" : "Impairments (" + what + " only)";
+    std::vector<std::string> profiles;
+    for (auto name : rwd::transport::link_profile_names()) profiles.emplace_back(name);
+    const CLI::Validator delay = apps::number_in(0.0, 60'000.0, "ms"),
+                         percent = apps::number_in(0.0, 100.0, "%");
     app.add_option("--" + prefix + "profile", a.profile, "Named link profile as the base, " + what)
+        ->check(CLI::IsMember(profiles))
         ->group(group);
     app.add_option("--" + prefix + "latency", a.latency_ms, "Mean one-way delay in ms, " + what)
+        ->check(delay)
         ->group(group);
     app.add_option("--" + prefix + "jitter", a.jitter_ms, "Delay standard deviation in ms, " + what)
+        ->check(delay)
         ->group(group);
-    app.add_option("--" + prefix + "loss", a.loss_pct, "Random loss in percent, " + what)->group(group);
+    app.add_option("--" + prefix + "loss", a.loss_pct, "Random loss in percent, " + what)
+        ->check(percent)
+        ->group(group);
     app.add_option("--" + prefix + "burst", a.burst_pct,
                    "Chance per packet of starting a loss burst, percent, " + what)
+        ->check(percent)
         ->group(group);
     app.add_option("--" + prefix + "burst-len", a.burst_len, "Mean loss-burst length in packets, " + what)
+        ->check(apps::number_in(1.0, 1'000'000.0, "packets"))
         ->group(group);
-    app.add_option("--" + prefix + "dup", a.dup_pct, "Duplication in percent, " + what)->group(group);
-    app.add_option("--" + prefix + "reorder", a.reorder_pct, "Reordering in percent, " + what)->group(group);
+    app.add_option("--" + prefix + "dup", a.dup_pct, "Duplication in percent, " + what)
+        ->check(percent)
+        ->group(group);
+    app.add_option("--" + prefix + "reorder", a.reorder_pct, "Reordering in percent, " + what)
+        ->check(percent)
+        ->group(group);
     app.add_option("--" + prefix + "reorder-delay", a.reorder_delay_ms,
                    "Extra delay of a reordered packet, ms, " + what)
+        ->check(delay)
         ->group(group);
     app.add_option("--" + prefix + "bandwidth", a.bandwidth_kbps,
                    "Bottleneck in kbit/s (0 = unlimited), " + what)
@@ -95,7 +114,7 @@ int main(int argc, char** argv) {
     add_link_options(app, common, "", "both directions");
     add_link_options(app, up, "up-", "client to server");
     add_link_options(app, down, "down-", "server to client");
-    CLI11_PARSE(app, argc, argv);
+    if (auto code = apps::parse_command_line(app, argc, argv, "rewind-relay")) return *code;
 
     const auto colon = server.rfind(':');
     if (colon == std::string::npos || colon == 0) {

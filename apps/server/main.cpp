@@ -3,6 +3,8 @@
 
 #include <arena/constants.hpp>
 
+#include "common/command_line.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -41,7 +43,7 @@ int main(int argc, char** argv) {
                    "HOST:PORT the tokens must name (default 127.0.0.1:PORT, or --host:PORT)");
     app.add_option("--bot-secret-key", o.bot_secret_key_file,
                    "Backend secret key file to mint the bots' tokens with --public-key (local testing only)");
-    CLI11_PARSE(app, argc, argv);
+    if (auto code = apps::parse_command_line(app, argc, argv, "rewind-server")) return *code;
     if (o.tick_rate_hz !=
         arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
         std::fprintf(stderr,

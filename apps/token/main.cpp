@@ -1,6 +1,8 @@
 // rewind-token: backend key pairs and connect tokens for local testing of rewind-server --public-key.
 #include "token_tool.hpp"
 
+#include "common/command_line.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
     inspect->add_option("--server", i.server, "HOST:PORT to verify against (default: the token's own)");
     inspect->add_option("--game-id", i.game_id, "Game id to verify against")->capture_default_str();
 
-    CLI11_PARSE(app, argc, argv);
+    if (auto code = apps::parse_command_line(app, argc, argv, "rewind-token")) return *code;
     if (*keygen) return token_tool::keygen(k, stdout, stderr);
     if (*mint) return token_tool::mint(m, stdout, stderr);
     return token_tool::inspect(i, stdout, stderr);

@@ -20,6 +20,9 @@ using namespace std::chrono_literals;
 inline const std::string kServerBin = E2E_SERVER_BIN;
 inline const std::string kClientBin = E2E_CLIENT_BIN;
 inline const std::string kRelayBin = E2E_RELAY_BIN;
+inline const std::string kLabBin = E2E_LAB_BIN;
+inline const std::string kTokenBin = E2E_TOKEN_BIN;
+inline const std::string kNetdemoBin = E2E_NETDEMO_BIN;
 
 /// A started rewind-server on an OS-chosen port (read from its first log line).
 struct ServerProc {

@@ -46,11 +46,27 @@ TEST(LabOptions, TickRateTheArenaDoesNotRunAtIsRefused) {
     }
 }
 
+/// True when the command line is refused: by the parser's own checks (CLI11) or by validate().
+bool refused(std::vector<std::string> args) {
+    try {
+        return !parse(std::move(args)).validate().ok();
+    } catch (const CLI::ParseError&) {
+        return true;
+    }
+}
+
 TEST(LabOptions, BadValuesAreRefused) {
-    EXPECT_FALSE(parse({"--players", "0"}).validate().ok());
-    EXPECT_FALSE(parse({"--profile", "nowhere"}).validate().ok());
-    EXPECT_FALSE(parse({"--loss", "150"}).validate().ok());
-    EXPECT_FALSE(parse({"--snapshot-rate", "90"}).validate().ok());
+    EXPECT_TRUE(refused({"--players", "0"}));
+    EXPECT_TRUE(refused({"--profile", "nowhere"}));
+    EXPECT_TRUE(refused({"--loss", "150"}));
+    EXPECT_TRUE(refused({"--snapshot-rate", "90"}));
+    EXPECT_TRUE(refused({"--model", "rollback", "--players", "5"}));
+    EXPECT_TRUE(refused({"--model", "lockstep", "--players", "1"}));
+    EXPECT_TRUE(refused({"--max-compensated-rtt-ms", "1001"}));
+    EXPECT_FALSE(refused({"--model", "rollback", "--players", "4"}));
+    EXPECT_FALSE(refused({"--model", "rollback"}));  // its own default, 2 peers
+    EXPECT_EQ(parse({"--model", "rollback"}).player_count(), 2);
+    EXPECT_EQ(parse({}).player_count(), 8);
     EXPECT_EQ(lab::find_model("teleport"), nullptr);
     ASSERT_NE(lab::find_model("client-server"), nullptr);
 }
