@@ -159,6 +159,8 @@ void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
     i.need(b.outside_aoi_received == 0, "%llu entities outside the AoI held",
            static_cast<unsigned long long>(b.outside_aoi_received));
     v.add("- Delta compression",
+          fmt("%.1f kbps (≤ 32), postponed %.1f %% (≤ 1), p99 lag %.0f ms (≤ %.0f)", b.snapshot_kbps.median,
+              100.0 * b.left_out_share, st.behind_newest_ms.p99, 2 * st.snapshot_interval_ms),
           fmt("%d players: %.1f kbps per client (median, p95 %.1f), %.0f B/snapshot, %.1f bits/entity, "
               "%.0f%% of full "
               "(%.0f B), %.1f%% of entities postponed by the budget (in %.1f%% of snapshots); payload %.0f B "
@@ -177,6 +179,7 @@ void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
     down.need(b.kbps_down.count > 0, "no down traffic measured");
     down.need(b.kbps_down.median <= 48.0, "median %.1f kbps > 48 kbps", b.kbps_down.median);
     v.add("- Down traffic",
+          fmt("%.1f kbps (≤ 48), of it snapshots %.1f kbps", b.kbps_down.median, b.snapshot_kbps.median),
           fmt("64 players: all the server sends a client: median %.1f kbps (p95 %.1f), of it snapshots %.1f "
               "kbps; "
               "%.0f events/s per client (%.0f of them chat lines)",
@@ -184,6 +187,9 @@ void grade_bandwidth(const PassFigures& pass64, Verdict& v) {
               b.chats_per_client_s),
           "median <= 48 kbps", down);
     v.add("- Interest management",
+          fmt("%llu of %llu entities outside the AoI held",
+              static_cast<unsigned long long>(b.outside_aoi_received),
+              static_cast<unsigned long long>(b.outside_aoi_seen)),
           fmt("%llu of %llu entities outside the AoI held by the client; %llu of %llu inside not (yet) held",
               static_cast<unsigned long long>(b.outside_aoi_received),
               static_cast<unsigned long long>(b.outside_aoi_seen),

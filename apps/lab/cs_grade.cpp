@@ -15,7 +15,7 @@ void grade_fixed_tick(const PassFigures& m, const CsRules& r, Verdict& v) {
                  hi = r.tick_rate * (1.0 + r.client_rate_tolerance);
     Checks c;
     c.need(std::abs(static_cast<double>(t.server_ticks) - t.expected_server_ticks) <= 1.0,
-           "server ran %llu ticks, expected %.0f +-1", static_cast<unsigned long long>(t.server_ticks),
+           "server ran %llu ticks, expected %.0f ± 1", static_cast<unsigned long long>(t.server_ticks),
            t.expected_server_ticks);
     c.need(t.server_ticks_dropped == 0, "%llu server ticks dropped",
            static_cast<unsigned long long>(t.server_ticks_dropped));
@@ -30,6 +30,10 @@ void grade_fixed_tick(const PassFigures& m, const CsRules& r, Verdict& v) {
            t.client_tick_rate_max_hz, lo, hi);
     const double f = t.client_frames ? 100.0 / static_cast<double>(t.client_frames) : 0.0;
     v.add("1 Fixed tick",
+          fmt("%llu/%.0f ticks, %llu jumps, client %.2f-%.2f Hz (±%.0f %%)",
+              static_cast<unsigned long long>(t.server_ticks), t.expected_server_ticks,
+              static_cast<unsigned long long>(t.frames_with_jump), t.client_tick_rate_min_hz,
+              t.client_tick_rate_max_hz, r.client_rate_tolerance * 100),
           fmt("server %llu/%.0f ticks, %llu dropped; %llu client frames: %.0f%% +0, %.0f%% +1, %llu jumps; "
               "client %.2f-%.2f Hz",
               static_cast<unsigned long long>(t.server_ticks), t.expected_server_ticks,
@@ -38,7 +42,7 @@ void grade_fixed_tick(const PassFigures& m, const CsRules& r, Verdict& v) {
               static_cast<double>(t.frames_without_tick) * f, static_cast<double>(t.frames_with_one_tick) * f,
               static_cast<unsigned long long>(t.frames_with_jump), t.client_tick_rate_min_hz,
               t.client_tick_rate_max_hz),
-          fmt("server ticks = duration x rate +-1, none dropped; client +0/+1 per frame, %.0f Hz +-%.0f%%",
+          fmt("server ticks = duration x rate ± 1, none dropped; client +0/+1 per frame, %.0f Hz ± %.0f %%",
               1.0 * r.tick_rate, r.client_rate_tolerance * 100),
           c);
 }
@@ -51,6 +55,8 @@ void grade_clock(const PassFigures& m, const CsRules& r, Verdict& v) {
            c.offset_error_ticks.median, r.offset_error_ticks);
     k.need(c.hard_resyncs == 0, "%llu hard resyncs", static_cast<unsigned long long>(c.hard_resyncs));
     v.add("2 Clock sync",
+          fmt("offset error median %.2f ticks (≤ %.1f), %llu hard resyncs", c.offset_error_ticks.median,
+              r.offset_error_ticks, static_cast<unsigned long long>(c.hard_resyncs)),
           fmt("input arrival offset median %.2f ticks (target %.1f), |error| median %.2f p95 %.2f; %llu hard "
               "resyncs",
               c.offset_ticks.median, c.target_offset_ticks, c.offset_error_ticks.median,
@@ -70,6 +76,10 @@ void grade_shared(const CsFigures& f, const CsRules& r, Verdict& v) {
            static_cast<unsigned long long>(f.shared_step.prediction.corrections));
     v.add(
         "4 Shared simulation",
+        fmt("%llu ticks (≥ %llu), %llu checksum mismatches",
+            static_cast<unsigned long long>(s.ticks_compared),
+            static_cast<unsigned long long>(r.min_shared_ticks),
+            static_cast<unsigned long long>(s.mismatches)),
         fmt("%llu ticks: client prediction vs server own-entity checksum, %llu mismatches (%llu corrections, "
             "%llu inputs repeated)",
             static_cast<unsigned long long>(s.ticks_compared), static_cast<unsigned long long>(s.mismatches),
@@ -92,6 +102,8 @@ void grade_interp(const PassFigures& m, const CsRules& r, Verdict& v) {
            "extrapolated %.2f ticks past the newest snapshot > cap %.0f", i.max_extrapolation_ticks,
            i.extrapolation_cap_ticks);
     v.add("5 Remote interpolation",
+          fmt("extrapolated %.2f %% (≤ %.1f), held %.2f %% (≤ %.1f)", i.extrapolated_share * 100.0,
+              r.max_extrapolated_share * 100, i.held_share * 100.0, r.max_held_share * 100),
           fmt("at %.1f%% loss: %.2f starvations/client-min, %.2f%% frames extrapolated, %.2f%% held, max "
               "%.2f ticks past newest (cap %.0f)",
               m.channel.loss * 100.0, i.starvations_per_client_minute, i.extrapolated_share * 100.0,
@@ -115,6 +127,10 @@ void grade_authority(const PassFigures& m, Verdict& v) {
     c.need(a.probe_max_speed <= a.top_speed + 0.5, "probe speed %.1f u/tick > top %.0f", a.probe_max_speed,
            a.top_speed);
     v.add("6 Server authority",
+          fmt("%llu/%llu bad packets refused, flood %s, speed %.1f (≤ %.0f)",
+              static_cast<unsigned long long>(a.malformed_counted),
+              static_cast<unsigned long long>(a.bad_packets_sent), a.flagged ? "flagged" : "not flagged",
+              a.probe_max_speed, a.top_speed),
           fmt("probe: %llu/%llu out-of-range packets rejected (%llu sanitize violations); flood of %llu "
               "packets: "
               "%llu inputs dropped, %llu packets limited%s; max speed %.1f u/tick (top %.0f)",
@@ -138,6 +154,9 @@ void grade_smoothing(const PassFigures& m, const CsRules& r, Verdict& v) {
     c.need(p.max_drawn_step_m <= r.max_drawn_step_m, "drawn player jumped %.3f m > %.3f m",
            p.max_drawn_step_m, r.max_drawn_step_m);
     v.add("9 Smooth corrections",
+          fmt("%llu snapped below %.2f m, drawn jump %.3f m (≤ %.3f)",
+              static_cast<unsigned long long>(p.snapped_below_threshold), p.snap_threshold_m,
+              p.max_drawn_step_m, r.max_drawn_step_m),
           fmt("%llu smoothed, %llu snapped (threshold %.2f m); %llu snapped below it, %llu smoothed above; "
               "largest jump of the drawn player %.3f m",
               static_cast<unsigned long long>(p.smoothed), static_cast<unsigned long long>(p.snapped),

@@ -48,6 +48,9 @@ void grade_prediction(const CsFigures& f, const CsRules& r, Verdict& v) {
            u(p.own_visible), p.own_visible_per_player_minute, u(r.max_own_visible));
     v.add(
         "3 Prediction + reconciliation",
+        fmt("p99 %.2f px (< 1), %llu own ≥ 1 px, late inputs %.2f %% (≤ %.1f)",
+            p.reconcile_error_m.p99 * r.px_per_m, u(p.own_visible), in.late_share * 100.0,
+            r.max_late_share * 100.0),
         fmt("0 ms: %llu of %llu corrections unexplained by other players (%llu reconciliations); scenario: "
             "p99 reconciliation error %.4f m = %.2f px over %llu; own corrections %llu, median %.2f px, p99 "
             "%.2f px, %llu >= 1 px (%.2f per player-minute, %llu after a repeated input); late inputs "
@@ -84,6 +87,9 @@ void grade_channel(const CsFigures& f, const CsRules& r, Verdict& v) {
     check_deaths(m, "scenario", k);
     v.add(
         "7 Channel selection",
+        fmt("gap %.0f ms (< %.0f), events %llu/%llu, deaths %llu/%llu in order", c.max_snapshot_gap_ms,
+            r.max_snapshot_gap_ms, u(c.events_received), u(c.events_sent),
+            u(c.deaths_delivered + m.deaths_delivered), u(c.deaths_expected + m.deaths_expected)),
         fmt("at %.0f%% loss: longest snapshot gap %.0f ms (p99 %.0f ms); events sent before the last %.1f s "
             "(drain): %llu/%llu received, %llu out of order, %llu wrong; deaths: %llu on the server, "
             "%llu/%llu deliveries to %llu clients in order; scenario: %llu deaths, %llu/%llu deliveries to "
@@ -128,6 +134,8 @@ void grade_lag_comp(const CsFigures& f, const CsRules& r, Verdict& v) {
         m.server_shots ? static_cast<double>(m.server_clamped) / static_cast<double>(m.server_shots) : 0.0;
     v.add(
         "8 Lag compensation",
+        fmt("registration %.1f %% of %llu (≥ %.0f %%), probe %llu/%llu clamped", m_share * 100.0, u(m_live),
+            r.min_registered_share_scenario * 100.0, u(m.probe_clamped), u(m.probe_stale_shots)),
         fmt("0 ms (rewind median %.0f ms): %.1f%% of %llu on-screen hits on live targets registered (%llu "
             "more hit targets already dead on the server); scenario (rewind median %.0f ms, p99 %.0f; rewind "
             "limit median %.0f ms): %.1f%% of %llu; of %llu shots %.1f%% judged beyond the limit, %.1f%% "
@@ -147,6 +155,8 @@ void latency_row(const PassFigures& m, Verdict& v) {
     const LatencyFigures& l = m.latency;
     v.skip(
         "- End-to-end latency",
+        fmt("median input to server %.0f ms, remote view %.0f ms old", l.input_to_apply_ms.median,
+            l.view_age_ms.median),
         fmt("input sampled -> applied by the server: median %.0f ms, p99 %.0f ms (input buffer +%.1f ms); "
             "remote players drawn: median %.0f ms, p99 %.0f ms old (interpolation delay %.0f ms; RTT median "
             "%.0f ms)",

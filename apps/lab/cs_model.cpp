@@ -99,9 +99,9 @@ ModelResult run_client_server(const LabOptions& o) {
                            o.player_count(), o.duration_s, static_cast<unsigned long long>(o.seed)));
     const std::string rewind =
         o.max_rewind_ms == kPerClientRewind
-            ? fmt("rewind limit per client (RTT compensated up to %d ms)", o.max_compensated_rtt_ms)
+            ? fmt("rewind limit per client (RTT ≤ %d ms in full)", o.max_compensated_rtt_ms)
             : fmt("rewind cap %d ms", o.max_rewind_ms);
-    r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps +-%.0f%%  %s", o.tick_rate,
+    r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps ± %.0f %%  %s", o.tick_rate,
                            o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0, rewind.c_str()));
     r.header.push_back("  profile " + o.profile + "  up: " + describe_link(up));
     r.header.push_back("  down: " + describe_link(down));

@@ -1,18 +1,22 @@
 // Prints the lab's graded checklist.
 #include "grade.hpp"
 
+#include "text_wrap.hpp"
+
 #include <algorithm>
 #include <cstdarg>
 
 namespace lab {
 
-void Verdict::add(std::string item, std::string measured, std::string target, bool pass) {
-    grades.push_back(Grade{std::move(item), std::move(measured), std::move(target), pass, true, {}});
+void Verdict::add(std::string item, std::string figure, std::string measured, std::string target, bool pass) {
+    grades.push_back(
+        Grade{std::move(item), std::move(figure), std::move(measured), std::move(target), pass, true, {}});
 }
 
-void Verdict::add(std::string item, std::string measured, std::string target, const Checks& checks) {
-    grades.push_back(
-        Grade{std::move(item), std::move(measured), std::move(target), checks.ok(), true, checks.why()});
+void Verdict::add(std::string item, std::string figure, std::string measured, std::string target,
+                  const Checks& checks) {
+    grades.push_back(Grade{std::move(item), std::move(figure), std::move(measured), std::move(target),
+                           checks.ok(), true, checks.why()});
 }
 
 bool Checks::need(bool ok, const char* format, ...) {
@@ -32,8 +36,9 @@ std::string Checks::why() const {
     return out;
 }
 
-void Verdict::skip(std::string item, std::string measured, std::string why) {
-    grades.push_back(Grade{std::move(item), std::move(measured), std::move(why), false, false, {}});
+void Verdict::skip(std::string item, std::string figure, std::string measured, std::string why) {
+    grades.push_back(
+        Grade{std::move(item), std::move(figure), std::move(measured), std::move(why), false, false, {}});
 }
 
 int Verdict::passed() const {
@@ -48,20 +53,20 @@ int Verdict::failed() const {
 
 bool Verdict::all_pass() const { return passed() > 0 && failed() == 0; }
 
-void print_verdict(const Verdict& verdict, std::FILE* out) {
-    std::size_t wi = 4, wm = 8;
-    for (const auto& g : verdict.grades) {
-        wi = std::max(wi, g.item.size());
-        wm = std::max(wm, g.measured.size());
-    }
-    const int iw = static_cast<int>(wi), mw = static_cast<int>(wm);
-    std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", "", iw, "item", mw, "measured", "target");
+void print_verdict(const Verdict& verdict, std::FILE* out, bool verbose) {
+    int wi = 4;
+    for (const auto& g : verdict.grades) wi = std::max(wi, text_columns(g.item));
+    const std::string indent(static_cast<std::size_t>(8 + wi + 2), ' ');
+    auto put = [out](const std::vector<std::string>& lines) {
+        for (const std::string& l : lines) std::fprintf(out, "%s\n", l.c_str());
+    };
     for (const auto& g : verdict.grades) {
         const char* mark = !g.graded ? "----" : g.pass ? "PASS" : "FAIL";
-        std::fprintf(out, "  %-4s  %-*s  %-*s  %s\n", mark, iw, g.item.c_str(), mw, g.measured.c_str(),
-                     g.target.c_str());
-        if (g.graded && !g.pass && !g.why.empty())
-            std::fprintf(out, "  %-4s  %-*s  why: %s\n", "", iw, "", g.why.c_str());
+        std::string head = std::string("  ") + mark + "  " + g.item;
+        head.append(static_cast<std::size_t>(wi - text_columns(g.item) + 2), ' ');
+        put(wrap(verbose ? g.measured : g.figure, head, indent));
+        if (verbose) put(wrap(g.target, indent + "target: ", indent + "  "));
+        if (g.graded && !g.pass && !g.why.empty()) put(wrap(g.why, indent + "why: ", indent + "  "));
     }
     std::fprintf(out, "checklist: %d passed, %d failed\n", verdict.passed(), verdict.failed());
 }

@@ -10,7 +10,8 @@ namespace lab {
 /// One verification-checklist item as the lab graded it.
 struct Grade {
     std::string item;      ///< the checklist item, e.g. "Clock sync"
-    std::string measured;  ///< the figure measured in this run, with units
+    std::string figure;    ///< the figures that decide it, with their bounds, short enough for one line
+    std::string measured;  ///< everything measured behind it, with units (--verbose and the JSON)
     std::string target;    ///< what the figure must satisfy
     bool pass = false;
     bool graded = true;  ///< false: shown for information, counted neither as passed nor as failed
@@ -38,11 +39,12 @@ struct Verdict {
     std::vector<Grade> grades;
 
     /// Adds an item; `pass` is the comparison of the measured figure against the target.
-    void add(std::string item, std::string measured, std::string target, bool pass);
+    void add(std::string item, std::string figure, std::string measured, std::string target, bool pass);
     /// Adds an item that passes when every check held; a failure carries the checks' reasons.
-    void add(std::string item, std::string measured, std::string target, const Checks& checks);
+    void add(std::string item, std::string figure, std::string measured, std::string target,
+             const Checks& checks);
     /// Adds a row that is not graded (yet): printed, never counted.
-    void skip(std::string item, std::string measured, std::string why);
+    void skip(std::string item, std::string figure, std::string measured, std::string why);
     /// True when every graded item passed (and at least one was graded).
     [[nodiscard]] bool all_pass() const;
     /// Graded items that passed.
@@ -51,9 +53,10 @@ struct Verdict {
     [[nodiscard]] int failed() const;
 };
 
-/// Prints the verdict as an aligned table with PASS/FAIL per item (a failed one followed by its reasons) and
-/// a closing summary line.
-void print_verdict(const Verdict& verdict, std::FILE* out);
+/// Prints the verdict with PASS/FAIL per item (a failed one followed by its reasons) and a closing summary
+/// line. By default one line per item, its deciding figures, within kReportColumns; `verbose`: everything
+/// measured and the target of each item, wrapped to the same width.
+void print_verdict(const Verdict& verdict, std::FILE* out, bool verbose = false);
 
 /// printf into a std::string, for measured figures.
 std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));

@@ -16,10 +16,11 @@ namespace lab {
 
 /// What measuring one model produced.
 struct ModelResult {
-    std::vector<std::string> header;  ///< scenario lines printed above the verdict
-    std::vector<std::string> notes;   ///< extra lines printed below the table unless --quiet
-    Verdict verdict;                  ///< the graded checklist items
-    nlohmann::json figures;           ///< every measured figure (written by --json)
+    std::vector<std::string> header;   ///< scenario lines printed above the verdict
+    std::vector<std::string> notes;    ///< extra lines printed below the table unless --quiet (wrapped)
+    std::vector<std::string> details;  ///< wide tables printed below the notes with --verbose only
+    Verdict verdict;                   ///< the graded checklist items
+    nlohmann::json figures;            ///< every measured figure (written by --json)
     std::vector<std::pair<std::string, Chart>> charts;  ///< (file stem, chart), written by --plot
 };
 

@@ -53,6 +53,7 @@ struct LabOptions {
     std::string train_model_path;       ///< train the arena's snapshot model and write it here instead
     std::string plot_dir;               ///< write PNG charts here (empty: no charts)
     bool quiet = false;                 ///< print only the verdict table
+    bool verbose = false;               ///< print everything measured per item, and the wide tables
 
     /// Ok, or invalid_config naming the first bad value.
     [[nodiscard]] rwd::Status validate() const;

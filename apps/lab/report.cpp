@@ -1,6 +1,9 @@
 // Writes the lab's report, its JSON and its charts.
 #include "report.hpp"
 
+#include "text_wrap.hpp"
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -26,6 +29,7 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
     nlohmann::json rows = nlohmann::json::array();
     for (const Grade& g : r.verdict.grades)
         rows.push_back({{"item", g.item},
+                        {"figure", g.figure},
                         {"measured", g.measured},
                         {"target", g.target},
                         {"pass", g.pass},
@@ -38,11 +42,18 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
 }
 
 int report(const LabOptions& o, const ModelResult& r, std::FILE* out) {
-    for (const auto& line : r.header) std::fprintf(out, "%s\n", line.c_str());
+    auto put = [out](const std::string& line) {  // keeps the line's indent, continues 4 columns in
+        const std::string lead(std::min(line.find_first_not_of(' '), line.size()), ' ');
+        for (const std::string& l : wrap(std::string_view(line).substr(lead.size()), lead, lead + "    "))
+            std::fprintf(out, "%s\n", l.c_str());
+    };
+    for (const auto& line : r.header) put(line);
     std::fprintf(out, "\n");
-    print_verdict(r.verdict, out);
+    print_verdict(r.verdict, out, o.verbose);
     if (!o.quiet)
-        for (const auto& line : r.notes) std::fprintf(out, "%s\n", line.c_str());
+        for (const auto& line : r.notes) put(line);
+    if (o.verbose)
+        for (const auto& line : r.details) std::fprintf(out, "%s\n", line.c_str());
     int code = r.verdict.all_pass() ? 0 : 1;
     if (!o.json_path.empty()) {
         std::ofstream f(o.json_path);

@@ -58,9 +58,8 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     ModelResult r;
     const char* name = lockstep ? "lockstep" : "rollback";
     const int players = o.player_count();  // validated: kMinPeers..kMaxPeers
-    const std::string players_note = o.players ? std::string()
-                                               : fmt("  (--players defaults to %d for %s; it takes %d..%d)",
-                                                     kDefaultPeers, name, kMinPeers, kMaxPeers);
+    const std::string players_note =
+        o.players ? std::string() : fmt("  (the default; --players takes %d..%d)", kMinPeers, kMaxPeers);
     const auto up = up_link(o).value();
     const auto down = down_link(o).value();
     RbPassConfig pc;
@@ -81,7 +80,7 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
                            o.duration_s, static_cast<unsigned long long>(o.seed)) +
                        players_note);
     r.header.push_back(
-        fmt("  tick %d Hz  render %.0f fps +-%.0f%%  input delay %d frames  prediction window %d%s",
+        fmt("  tick %d Hz  render %.0f fps ± %.0f %%  input delay %d frames  prediction window %d%s",
             o.tick_rate, o.render_fps, o.frame_jitter * 100.0, pc.input_delay, pc.max_prediction,
             lockstep ? " (lockstep; delay covers latency + 2 jitter + 1 frame)" : ""));
     r.header.push_back("  profile " + o.profile + "  lower -> higher peer: " + describe_link(up));
@@ -115,14 +114,21 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
         measured +=
             fmt(", first replay mismatch at frame %lld", static_cast<long long>(d.first_replay_mismatch));
     r.verdict.add(
-        "Rollback determinism", measured,
+        "Rollback determinism",
+        fmt("hashes equal: %llu/%llu pairs, %llu/%llu replays; %llu desyncs",
+            static_cast<unsigned long long>(d.pair_comparisons - d.pair_mismatches),
+            static_cast<unsigned long long>(d.pair_comparisons),
+            static_cast<unsigned long long>(d.replay_comparisons - d.replay_mismatches),
+            static_cast<unsigned long long>(d.replay_comparisons),
+            static_cast<unsigned long long>(d.desync_events)),
+        measured,
         fmt("identical state hash per confirmed frame on every peer and in a single-process replay of the "
             "inputs sent; 0 desyncs; >= %.0f%% of %.0f frames checked",
             kMinCoverage * 100.0, nominal),
         det_pass);
     if (lockstep)
         r.verdict.add(
-            "Lockstep: no rollbacks",
+            "Lockstep: no rollbacks", fmt("%llu rollbacks", static_cast<unsigned long long>(f.rollbacks)),
             fmt("%llu rollbacks, %llu frames re-simulated", static_cast<unsigned long long>(f.rollbacks),
                 static_cast<unsigned long long>(f.frames_resimulated)),
             "0 (frames advance only on confirmed inputs)", f.rollbacks == 0 && f.frames_resimulated == 0);
@@ -141,11 +147,11 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
             static_cast<unsigned long long>(f.stalls_time_sync),
             static_cast<unsigned long long>(f.time_sync_events), f.frames_ahead.median, f.frames_ahead.p95,
             f.frames_ahead.max));
-    r.notes.push_back(
+    r.details.push_back(
         "  peer  frames  rollbacks  max  resim/s  us/resim  step us  stalls(pred/ts)  ts-adj  speed range"
         "    ahead p95  kbps up/down  ping ms  desyncs");
     for (const RbPeerFigures& p : f.peers)
-        r.notes.push_back(
+        r.details.push_back(
             fmt("  %4d  %6lld  %9llu  %3d  %7.1f  %8.2f  %7.2f  %7llu/%-7llu  %6llu  %.3f..%.3f  %9.2f  "
                 "%5.1f/%-6.1f"
                 "  %7.0f  %7llu",

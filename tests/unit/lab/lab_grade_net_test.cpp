@@ -173,7 +173,7 @@ TEST(LabGradeNet, AFailedRowPrintsItsReasons) {
     EXPECT_FALSE(c.need(false, "second"));
     EXPECT_EQ(c.why(), "registration 64.7 % < 99 %; second");
     lab::Verdict v;
-    v.add("8 Lag compensation", "m", "t", c);
+    v.add("8 Lag compensation", "f", "m", "t", c);
     ASSERT_EQ(v.grades.size(), 1u);
     EXPECT_FALSE(v.grades[0].pass);
     std::FILE* out = std::tmpfile();

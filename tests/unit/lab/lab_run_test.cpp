@@ -2,12 +2,14 @@
 #include "model.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "text_wrap.hpp"
 
 #include <gtest/gtest.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -137,6 +139,72 @@ TEST(LabRun, NoRewindAllowedFailsLagCompensation) {
     ASSERT_NE(sink, nullptr);
     EXPECT_EQ(lab::report(o, r, sink), 1);
     std::fclose(sink);
+}
+
+/// The report `o` prints for `r`, as text.
+std::string report_text(const lab::LabOptions& o, const lab::ModelResult& r) {
+    std::FILE* sink = std::tmpfile();
+    if (!sink) return {};
+    (void)lab::report(o, r, sink);
+    std::rewind(sink);
+    std::string text;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, sink)) > 0;) text.append(buf, n);
+    std::fclose(sink);
+    return text;
+}
+
+TEST(LabReport, TheDefaultReportFitsInOneHundredColumns) {
+    // Each model, and a run whose failed rows print their reasons: no line wider than 100 columns.
+    const std::vector<std::vector<std::string>> runs = {
+        {"--players", "4", "--duration", "10", "--seed", "7"},
+        {"--players", "4", "--duration", "10", "--seed", "7", "--max-rewind-ms", "0"},
+        {"--model", "rollback", "--players", "4", "--duration", "5"},
+        {"--model", "lockstep", "--duration", "5"},
+    };
+    for (const auto& args : runs) {
+        std::string shown;
+        for (const auto& a : args) shown += a + " ";
+        SCOPED_TRACE(shown);
+        const lab::LabOptions o = parse(args);
+        ASSERT_TRUE(o.validate().ok());
+        const lab::ModelResult r = lab::find_model(o.model)->run(o);
+        const std::string text = report_text(o, r);
+        ASSERT_NE(text.find("checklist: "), std::string::npos) << text;
+        std::size_t start = 0, lines = 0;
+        for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1, ++lines) {
+            const std::string_view line(text.data() + start, end - start);
+            EXPECT_LE(lab::text_columns(line), lab::kReportColumns) << line;
+        }
+        EXPECT_GT(lines, 5u);
+        if (args.back() == "0") {
+            EXPECT_NE(text.find("why: "), std::string::npos) << text;
+        }
+    }
+}
+
+TEST(LabReport, VerboseShowsEverythingMeasuredAndTheTarget) {
+    auto o = parse({"--model", "rollback", "--duration", "5", "--verbose"});
+    const lab::ModelResult r = lab::find_model(o.model)->run(o);
+    const std::string text = report_text(o, r);
+    EXPECT_NE(text.find("target: identical state hash"), std::string::npos) << text;
+    EXPECT_NE(text.find("peer  frames  rollbacks"), std::string::npos) << text;  // the wide table
+    o.verbose = false;
+    EXPECT_EQ(report_text(o, r).find("peer  frames  rollbacks"), std::string::npos);
+}
+
+TEST(LabReport, WrapKeepsSpacingBreaksAtSpacesAndCountsColumns) {
+    EXPECT_EQ(lab::text_columns("± 1 %"), 5);
+    const auto one = lab::wrap("a  b", "> ", "  ", 10);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0], "> a  b");
+    const auto two = lab::wrap("alpha beta gamma", "", "..", 11);
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_EQ(two[0], "alpha beta");
+    EXPECT_EQ(two[1], "..gamma");
+    const auto long_word = lab::wrap("x averyveryverylongword y", "", "", 8);
+    ASSERT_EQ(long_word.size(), 3u);
+    EXPECT_EQ(long_word[1], "averyveryverylongword");
 }
 
 }  // namespace
