@@ -68,7 +68,11 @@ void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
     Seat& s = seat(slot);
     Disconnect d{code};
     send(s.peer, transport::Delivery::reliable_ordered, d, &s.stats.bytes_sent);
-    logf(config.logger, LogLevel::warn, "kicking slot %d: %s", slot, disconnect_code_name(code).data());
+    // Going away or a client that stopped answering is routine; refusing a client for what it sent is not.
+    const bool routine = code == DisconnectCode::server_shutdown || code == DisconnectCode::timed_out ||
+                         code == DisconnectCode::client_quit;
+    logf(config.logger, routine ? LogLevel::info : LogLevel::warn, "kicking slot %d: %s", slot,
+         disconnect_code_name(code).data());
     const transport::PeerId peer = s.peer;
     unseat(slot);
     s.phase = Phase::closing;  // keep the peer id until the linger ends so late messages are ignored
