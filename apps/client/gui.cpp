@@ -1,6 +1,5 @@
 // The windowed client-server client: frame loop, overlay, ghosts, conditioner, screenshots.
 #include "client/gui.hpp"
-#include "client/app_support.hpp"
 #include "client/arena_view.hpp"
 #include "client/client_report.hpp"
 #include "client/headless.hpp"
@@ -8,6 +7,7 @@
 #include "client/options.hpp"
 #include "client/overlay.hpp"
 #include "client/window.hpp"
+#include "common/app_support.hpp"
 
 #include <imgui.h>
 

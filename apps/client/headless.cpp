@@ -1,9 +1,9 @@
 // The headless bot client loop: real clock, 2 ms sleeps, status lines, final JSON line.
 #include "client/headless.hpp"
 
-#include "client/app_support.hpp"
 #include "client/client_report.hpp"
 #include "client/net_player.hpp"
+#include "common/app_support.hpp"
 
 #include <cstdio>
 

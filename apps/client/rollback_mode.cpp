@@ -2,9 +2,9 @@
 // headless.
 #include "client/rollback_mode.hpp"
 
-#include "client/app_support.hpp"
 #include "client/arena_view.hpp"
 #include "client/window.hpp"
+#include "common/app_support.hpp"
 
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>

@@ -1,5 +1,5 @@
 // RealClock, SignalWaiter and KvLog for the programs.
-#include "client/app_support.hpp"
+#include "common/app_support.hpp"
 
 #include <cerrno>
 #include <csignal>

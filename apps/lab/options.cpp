@@ -160,7 +160,7 @@ void add_options(CLI::App& app, LabOptions& o) {
     add_knobs(app, o.down, "down-", " (server to client)");
     app.add_option("--json", o.json_path, "write every figure to this JSON file");
     app.add_option("--plot", o.plot_dir, "write PNG charts over time into this directory");
-    app.add_flag("--quiet", o.quiet, "print only the graded checklist");
+    app.add_flag("--quiet", o.quiet, "print only the graded checklist (no header, no notes)");
     app.add_flag("--verbose", o.verbose,
                  "print everything measured behind each item and its target, and the per-peer tables (the "
                  "default report shows the deciding figures in 100 columns)");

@@ -47,8 +47,10 @@ int report(const LabOptions& o, const ModelResult& r, std::FILE* out) {
         for (const std::string& l : wrap(std::string_view(line).substr(lead.size()), lead, lead + "    "))
             std::fprintf(out, "%s\n", l.c_str());
     };
-    for (const auto& line : r.header) put(line);
-    std::fprintf(out, "\n");
+    if (!o.quiet) {  // --quiet: the table alone
+        for (const auto& line : r.header) put(line);
+        std::fprintf(out, "\n");
+    }
     print_verdict(r.verdict, out, o.verbose);
     if (!o.quiet)
         for (const auto& line : r.notes) put(line);

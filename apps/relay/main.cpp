@@ -5,12 +5,11 @@
 
 #include <rewind/transport/link_config.hpp>
 
+#include "common/app_support.hpp"
 #include "common/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 
-#include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -19,14 +18,11 @@
 
 namespace {
 
-// The one static in the program: a signal handler can only talk through a lock-free flag.
-volatile std::sig_atomic_t g_stop = 0;
-
-void on_signal(int /*sig*/) { g_stop = 1; }
-
-rwd::Micros steady_now() {
-    using namespace std::chrono;
-    return rwd::Micros{duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count()};
+std::string link_text(const rwd::transport::LinkConfig& c) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1fms/%.1fms/%.2f%%", c.latency.millis(), c.jitter.millis(),
+                  c.expected_loss() * 100.0);
+    return buf;
 }
 
 // Adds --<prefix>latency, --<prefix>jitter, ... bound to `a`; prefix is "", "up-" or "down-".
@@ -155,33 +151,36 @@ int main(int argc, char** argv) {
         return 1;
     }
     relay::Relay& relay = *created.value();
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    std::printf(
-        "rewind-relay: listening on %s:%u -> %s:%u seed=%llu up=%.1fms/%.1fms/%.2f%% "
-        "down=%.1fms/%.1fms/%.2f%%\n",
-        config.listen_host.c_str(), relay.port(), config.server_host.c_str(), config.server_port,
-        static_cast<unsigned long long>(config.seed), config.up.latency.millis(), config.up.jitter.millis(),
-        config.up.expected_loss() * 100.0, config.down.latency.millis(), config.down.jitter.millis(),
-        config.down.expected_loss() * 100.0);
-    std::fflush(stdout);
+    apps::SignalWaiter signals;  // SIGINT/SIGTERM wait until the loop looks: no handler, no global flag
+    const apps::RealClock clock;
+    const apps::KvLog log(stdout, "relay", clock);
+    log.kvf(rwd::LogLevel::info, "event=listening host=%s port=%u server=%s:%u seed=%llu up=%s down=%s",
+            config.listen_host.c_str(), relay.port(), config.server_host.c_str(), config.server_port,
+            static_cast<unsigned long long>(config.seed), link_text(config.up).c_str(),
+            link_text(config.down).c_str());
 
-    const rwd::Micros start = steady_now();
     const rwd::Micros stats_every = rwd::Micros::from_seconds(stats_every_s);
-    rwd::Micros next_stats = start + stats_every;
+    rwd::Micros next_stats = clock.now() + stats_every;
+    std::string last_status;  // a status line is printed only when something changed since the last one
     const rwd::Micros max_wait{20'000};
-    while (g_stop == 0) {
-        const rwd::Micros now = steady_now();
+    const char* reason = "signal";
+    while (!signals.sleep(rwd::Micros{0})) {
+        const rwd::Micros now = clock.now();
         relay.step(now);
-        if (duration_s > 0.0 && now - start >= rwd::Micros::from_seconds(duration_s)) break;
+        if (duration_s > 0.0 && now >= rwd::Micros::from_seconds(duration_s)) {
+            reason = "duration";
+            break;
+        }
         if (stats_every.count > 0 && now >= next_stats) {
-            std::printf("rewind-relay: t=%.1fs %s\n", (now - start).seconds(), relay.stats_line().c_str());
-            std::fflush(stdout);
+            if (std::string status = relay.stats_line(); status != last_status) {
+                log.kvf(rwd::LogLevel::info, "event=status %s", status.c_str());
+                last_status = std::move(status);
+            }
             next_stats = now + stats_every;
         }
         relay.wait(now, max_wait);
     }
-    std::printf("rewind-relay: done after %.1fs %s\n", (steady_now() - start).seconds(),
-                relay.stats_line().c_str());
+    log.kvf(rwd::LogLevel::info, "event=exit reason=%s %s", signals.stopped() ? signals.name() : reason,
+            relay.stats_line().c_str());
     return 0;
 }

@@ -254,23 +254,26 @@ RelayStats Relay::stats() const { return impl_->stats(); }
 
 std::string Relay::stats_line() const {
     const RelayStats s = stats();
-    char line[512];
-    auto dir = [](const LinkCounters& c, char* out, std::size_t size) {
-        std::snprintf(
-            out, size, "in=%llu out=%llu lost=%llu dup=%llu reord=%llu qdrop=%llu mtu=%llu",
-            static_cast<unsigned long long>(c.submitted), static_cast<unsigned long long>(c.delivered),
-            static_cast<unsigned long long>(c.dropped_random + c.dropped_burst),
-            static_cast<unsigned long long>(c.duplicated), static_cast<unsigned long long>(c.reordered),
-            static_cast<unsigned long long>(c.dropped_queue), static_cast<unsigned long long>(c.dropped_mtu));
+    std::string line;
+    auto add = [&line](const char* key, unsigned long long value) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s%s=%llu", line.empty() ? "" : " ", key, value);
+        line += buf;
     };
-    char up[200];
-    char down[200];
-    dir(s.up, up, sizeof up);
-    dir(s.down, down, sizeof down);
-    std::snprintf(line, sizeof line, "clients=%zu (total %llu, expired %llu) up[%s] down[%s] errors=%llu",
-                  s.clients, static_cast<unsigned long long>(s.clients_total),
-                  static_cast<unsigned long long>(s.clients_expired), up, down,
-                  static_cast<unsigned long long>(s.send_errors + s.dropped_no_slot));
+    add("clients", s.clients);
+    add("clients_total", s.clients_total);
+    add("clients_expired", s.clients_expired);
+    for (const auto& [prefix, c] : {std::pair{"up", &s.up}, std::pair{"down", &s.down}}) {
+        const std::string p = prefix;
+        add((p + "_in").c_str(), c->submitted);
+        add((p + "_out").c_str(), c->delivered);
+        add((p + "_lost").c_str(), c->dropped_random + c->dropped_burst);
+        add((p + "_dup").c_str(), c->duplicated);
+        add((p + "_reord").c_str(), c->reordered);
+        add((p + "_qdrop").c_str(), c->dropped_queue);
+        add((p + "_mtu").c_str(), c->dropped_mtu);
+    }
+    add("errors", s.send_errors + s.dropped_no_slot);
     return line;
 }
 

@@ -60,7 +60,8 @@ public:
     [[nodiscard]] std::uint16_t port() const;
     /// Counters so far.
     [[nodiscard]] RelayStats stats() const;
-    /// One line of the counters, for periodic printing.
+    /// The counters as key=value pairs ("clients=1 clients_total=3 ... up_in=120 ... errors=0"), for log
+    /// lines.
     [[nodiscard]] std::string stats_line() const;
 
     class Impl;  ///< internal

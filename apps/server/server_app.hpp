@@ -2,8 +2,8 @@
 // status.
 #pragma once
 
-#include "client/app_support.hpp"
 #include "client/net_player.hpp"
+#include "common/app_support.hpp"
 
 #include <arena/arena_game.hpp>
 

@@ -24,10 +24,9 @@ TEST(E2E, EightBotsThroughTheRelayOnTheChecklistLink) {
         {kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(server.port), "--latency",
          "100", "--jitter", "20", "--loss", "5", "--seed", std::to_string(seed), "--stats-interval", "5"},
         dir + "/relay.log");
-    const auto relay_line = relay.wait_for_line("listening on", 10s);
+    const auto relay_line = relay.wait_for_line("event=listening", 10s);
     ASSERT_TRUE(relay_line) << relay.log();
-    const auto colon = relay_line->find(':', relay_line->find("listening on"));
-    const int relay_port = std::stoi(relay_line->substr(colon + 1));
+    const int relay_port = static_cast<int>(kv_int(*relay_line, "port").value_or(0));
     ASSERT_GT(relay_port, 0);
 
     // Seven clients leave by --duration; the eighth runs until it is sent SIGTERM (the signal path).

@@ -23,10 +23,9 @@ TEST(E2E, TwoRollbackPeersThroughTheRelayStayInSync) {
         {kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(host_port), "--latency", "50",
          "--jitter", "10", "--loss", "5", "--seed", "7", "--stats-interval", "0"},
         dir + "/relay.log");
-    const auto relay_line = relay.wait_for_line("listening on", 10s);
+    const auto relay_line = relay.wait_for_line("event=listening", 10s);
     ASSERT_TRUE(relay_line) << relay.log();
-    const int relay_port =
-        std::stoi(relay_line->substr(relay_line->find(':', relay_line->find("listening on")) + 1));
+    const int relay_port = static_cast<int>(kv_int(*relay_line, "port").value_or(0));
 
     Process guest({kClientBin, "--model", "rollback", "--headless", "--bot", "--slot", "1", "--listen", "0",
                    "--peer", "127.0.0.1:" + std::to_string(relay_port), "--duration", "10", "--seed", "2"},
