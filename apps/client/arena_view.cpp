@@ -61,6 +61,8 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
     const ImVec2 c = to_screen(e.x, e.y);
     const float r = static_cast<float>(arena::kPlayerRadius) * scale_;
     const palette::Rgb colour = player_colour(id, own);
+    // The local player wears a ring, alive or dead, so it is found at a glance among the others.
+    if (own) dl->AddCircle(c, r + std::max(3.0f, r * 0.45f), col(palette::kOwnRing), 32, 2.5f);
     if ((e.flags & arena::kAlive) == 0) {  // dead, waiting to respawn
         dl->AddCircle(c, r, col(colour, 90), 20, 1.5f);
         return;
@@ -77,9 +79,10 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
     const float frac = std::clamp(static_cast<float>(e.hp) / static_cast<float>(arena::kMaxHp), 0.0f, 1.0f);
     dl->AddRectFilled(bar, ImVec2(bar.x + w, bar.y + h), col(palette::kHpBad));
     dl->AddRectFilled(bar, ImVec2(bar.x + w * frac, bar.y + h), col(palette::kHpGood));
-    char label[8];
-    std::snprintf(label, sizeof label, "%u", id);
-    dl->AddText(ImVec2(c.x + r + 2.0f, c.y - r), IM_COL32(230, 230, 230, 200), label);
+    char label[8] = "you";
+    if (!own) std::snprintf(label, sizeof label, "%u", id);
+    dl->AddText(ImVec2(c.x + r + 4.0f, c.y - r), own ? col(palette::kOwnRing) : IM_COL32(230, 230, 230, 200),
+                label);
 }
 
 void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<DrawnEntity>& entities,

@@ -3,6 +3,7 @@
 #include "client/arena_view.hpp"
 #include "client/client_report.hpp"
 #include "client/headless.hpp"
+#include "client/hud.hpp"
 #include "client/net_player.hpp"
 #include "client/options.hpp"
 #include "client/overlay.hpp"
@@ -67,6 +68,7 @@ int run_gui(const ClientOptions& o) {
     }
     NetPlayer& player = *started.value();
     ArenaView view;
+    Hud hud;
     Overlay overlay;
     OverlayToggles toggles;
     toggles.visible = o.overlay;
@@ -79,8 +81,9 @@ int run_gui(const ClientOptions& o) {
         (void)player.link().set_links(links_from(o));  // ranges checked by the option parser
     }
     const Micros end = Micros::from_seconds(o.duration_s);
-    const Micros screenshot_deadline{20'000'000};  // save whatever shows if play never starts
-    const Micros frame_time{8'000};                // at most ~120 frames per second
+    // Save whatever shows if play never starts (or, waiting for a death, none comes).
+    const Micros screenshot_deadline{o.screenshot_dead ? 90'000'000 : 20'000'000};
+    const Micros frame_time{8'000};  // at most ~120 frames per second
     std::vector<DrawnEntity> entities, ghosts;
     arena::Input human_input{};
     int frames_playing = 0;
@@ -106,23 +109,29 @@ int run_gui(const ClientOptions& o) {
             log.kvf(rwd::LogLevel::info, "event=playing slot=%d", player.client().slot());
         }
         overlay.sample(player, now);
+        for (rwd::client_server::Event ev; player.client().poll_event(ev);)
+            hud.on_event(ev, player.client().slot(), now);
 
         window.begin_frame();
-        // The overlay docks on the left: the arena takes the rest of the window when it is shown.
+        // The overlay docks on the left, the scoreboard and kill feed on the right (when the window is wide
+        // enough for a column of its own); the arena takes the square that is left, whole.
         const ImVec2 display = ImGui::GetIO().DisplaySize;
-        const float left = toggles.visible ? std::min(390.0f, display.x * 0.4f) : 0.0f;
-        view.layout(ImVec2(left, 0.0f), ImVec2(display.x - left, display.y));
+        const float left = toggles.visible ? std::min(390.0f, display.x * 0.30f) : 0.0f;
+        const float right = display.x - left - 190.0f >= 300.0f ? 190.0f : 0.0f;
+        view.layout(ImVec2(left, 0.0f), ImVec2(display.x - left - right, display.y));
         client_scene(player, now, toggles.ghosts, entities, ghosts);
         view.draw(ImGui::GetBackgroundDrawList(), entities, ghosts, now);
         draw_banner(player, o);
-        overlay.draw(player, toggles, ImGui::GetIO().Framerate);
+        const ImVec2 feed = overlay.draw(player, toggles, ImGui::GetIO().Framerate, left);
+        hud.draw(ImGui::GetForegroundDrawList(), view, entities, player.client().slot(), feed, now);
         if (player.playing()) ++frames_playing;
-        const bool shoot = !o.screenshot.empty() && (frames_playing >= o.frames || now > screenshot_deadline);
+        const bool ready = frames_playing >= o.frames && (!o.screenshot_dead || hud.showing_death());
+        const bool shoot = !o.screenshot.empty() && (ready || now > screenshot_deadline);
         const rwd::Status saved = window.end_frame(shoot ? o.screenshot : std::string{});
         if (shoot) {
             log.kvf(rwd::LogLevel::info, "event=screenshot file=%s ok=%d frames=%d", o.screenshot.c_str(),
                     saved.ok() ? 1 : 0, frames_playing);
-            if (!saved.ok() || frames_playing < o.frames) code = 1;
+            if (!saved.ok() || !ready) code = 1;
             quit = true;
         }
         if (player.ended()) {

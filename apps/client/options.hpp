@@ -25,6 +25,7 @@ struct ClientOptions {
     double stats_interval_s = 0.0;           ///< headless: seconds between status lines (0 = none)
     std::string screenshot;                  ///< save the frame after --frames frames as PNG, then quit
     int frames = 120;                        ///< frames before the screenshot
+    bool screenshot_dead = false;            ///< ... and then the first frame showing the local player dead
     int width = 1280;                        ///< window width
     int height = 800;                        ///< window height
     bool overlay = true;                     ///< show the debug overlay

@@ -21,10 +21,17 @@ void PlotHistory::push(float v) {
 }
 
 void PlotHistory::plot(const char* label, const char* fmt, float height) const {
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, fmt, static_cast<double>(last()));
+    // The name and the newest value on a line of their own, the plot under them across the window: no line
+    // crosses the text and no label is cut off however narrow the window.
+    char value[64];
+    std::snprintf(value, sizeof value, fmt, static_cast<double>(last()));
+    ImGui::Text("%s  %s", label, value);
+    char id[80];
+    std::snprintf(id, sizeof id, "##%s", label);
     const int offset = count_ < kSize ? 0 : next_;
-    ImGui::PlotLines(label, values_.data(), count_, offset, overlay, FLT_MAX, FLT_MAX, ImVec2(0.0f, height));
+    // PlotLines takes its size as given (no "fill the width" for negative values): measure the width.
+    ImGui::PlotLines(id, values_.data(), count_, offset, nullptr, FLT_MAX, FLT_MAX,
+                     ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
 void Overlay::sample(const NetPlayer& player, rwd::Micros now) {
@@ -68,9 +75,11 @@ void Overlay::draw_conditioner(NetPlayer& player, OverlayToggles& t) {
     (void)player.link().set_links(links);  // the sliders keep every value in range
 }
 
-void Overlay::draw_scoreboard(const NetPlayer& player) const {
+ImVec2 Overlay::draw_scoreboard(const NetPlayer& player) const {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const ImVec2 top_right(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f);
     const auto& c = player.client();
-    if (c.phase() != cs::ClientPhase::playing) return;
+    if (c.phase() != cs::ClientPhase::playing) return top_right;
     struct Row {
         int slot;
         std::int32_t score, deaths;
@@ -82,9 +91,7 @@ void Overlay::draw_scoreboard(const NetPlayer& player) const {
         if (p.present()) rows.push_back(Row{i, p.score, p.deaths});
     }
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.score > b.score; });
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f),
-                            ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowPos(top_right, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("score", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
@@ -95,34 +102,42 @@ void Overlay::draw_scoreboard(const NetPlayer& player) const {
     const auto& self = st.players[static_cast<std::size_t>(c.slot())];
     ImGui::Separator();
     ImGui::Text("hp %d  ammo %u%s", self.hp, self.ammo, self.reload_timer ? "  reloading" : "");
+    const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
     ImGui::End();
+    return ImVec2(top_right.x, bottom + 8.0f);
 }
 
-void Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps) {
-    draw_scoreboard(player);
-    if (!t.visible) return;
+ImVec2 Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps, float width) {
+    const ImVec2 below_scoreboard = draw_scoreboard(player);
+    if (!t.visible) return below_scoreboard;
     const auto& c = player.client();
     const auto& s = c.stats();
-    ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(370.0f, 0.0f), ImGuiCond_FirstUseEver);
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    // The window fills the column the arena leaves it; what does not fit scrolls.
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + 10.0f, vp->WorkPos.y + 10.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(width - 20.0f, vp->WorkSize.y - 20.0f), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.75f);
-    ImGui::Begin("netcode (F1)");
-    ImGui::Text("%s  slot %d  tick %u  %.0f fps", phase_name(c.phase()), c.slot(), c.tick().value,
-                static_cast<double>(fps));
-    ImGui::Text("lead %.1f ticks  scale %.3f  resyncs %llu", s.lead_ticks, s.time_scale,
+    ImGui::Begin("netcode (F1)", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+    if (c.slot() >= 0)
+        ImGui::Text("%s  slot %d  tick %u  %.0f fps", phase_name(c.phase()), c.slot(), c.tick().value,
+                    static_cast<double>(fps));
+    else
+        ImGui::Text("%s  %.0f fps", phase_name(c.phase()), static_cast<double>(fps));  // no seat yet
+    ImGui::Text("lead %.1f ticks  time scale %.3f", s.lead_ticks, s.time_scale);
+    ImGui::Text("corrections %llu, snapped %llu, max %.1f cm", static_cast<unsigned long long>(s.corrections),
+                static_cast<unsigned long long>(s.snaps), s.max_error_m * 100.0);
+    ImGui::Text("snapshots %llu  starved %llu  resyncs %llu",
+                static_cast<unsigned long long>(s.snapshots_received),
+                static_cast<unsigned long long>(s.interp_starvations),
                 static_cast<unsigned long long>(s.hard_resyncs));
-    ImGui::Text("corrections %llu (snapped %llu)  max %.3f m", static_cast<unsigned long long>(s.corrections),
-                static_cast<unsigned long long>(s.snaps), s.max_error_m);
-    ImGui::Text("snapshots %llu  starved %llu", static_cast<unsigned long long>(s.snapshots_received),
-                static_cast<unsigned long long>(s.interp_starvations));
     rtt_.plot("RTT", "%.1f ms");
     jitter_.plot("jitter", "%.1f ms");
     loss_.plot("loss", "%.1f %%");
     interp_depth_.plot("interp buffer", "%.2f ticks");
-    error_.plot("pred. error", "%.2f cm / corr.");
+    error_.plot("error per correction", "%.2f cm");
     corrections_.plot("corrections/s", "%.0f /s");
     drift_.plot("server drift", "%.2f ticks");
-    server_buffer_.plot("server input buf", "%.0f inputs");
+    server_buffer_.plot("input buffer on the server", "%.0f inputs");
     kbps_up_.plot("up", "%.1f kbps");
     kbps_down_.plot("down", "%.1f kbps");
     if (ImGui::CollapsingHeader("interpolation depth per entity")) {
@@ -132,6 +147,7 @@ void Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps) {
     ImGui::Checkbox("ghosts: server positions (F2)", &t.ghosts);
     draw_conditioner(player, t);
     ImGui::End();
+    return below_scoreboard;
 }
 
 }  // namespace apps

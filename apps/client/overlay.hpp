@@ -4,6 +4,8 @@
 
 #include "client/net_player.hpp"
 
+#include <imgui.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -17,8 +19,8 @@ public:
     static constexpr int kSize = 200;
     /// Appends one sample, dropping the oldest when full.
     void push(float v);
-    /// Draws the plot with a label showing the newest value (printf format `fmt`, one float).
-    void plot(const char* label, const char* fmt, float height = 36.0f) const;
+    /// Draws the label with the newest value (printf format `fmt`, one float) and the plot under it.
+    void plot(const char* label, const char* fmt, float height = 26.0f) const;
     /// The newest sample (0 before any).
     [[nodiscard]] float last() const {
         return count_ ? values_[static_cast<std::size_t>((next_ + kSize - 1) % kSize)] : 0.0f;
@@ -45,12 +47,13 @@ class Overlay {
 public:
     /// Takes one sample of every plotted figure if 100 ms passed since the last one.
     void sample(const NetPlayer& player, rwd::Micros now);
-    /// Draws the overlay (if visible) and the scoreboard; applies conditioner changes to `player`.
-    void draw(NetPlayer& player, OverlayToggles& toggles, float fps);
+    /// Draws the overlay (if visible) `width` pixels wide at the left and the scoreboard at the top right;
+    /// applies conditioner changes to `player`. Returns the top-right point just under the scoreboard.
+    ImVec2 draw(NetPlayer& player, OverlayToggles& toggles, float fps, float width);
 
 private:
     void draw_conditioner(NetPlayer& player, OverlayToggles& toggles);
-    void draw_scoreboard(const NetPlayer& player) const;
+    ImVec2 draw_scoreboard(const NetPlayer& player) const;
 
     rwd::Micros next_sample_{};
     PlotHistory rtt_, jitter_, loss_, interp_depth_, error_, corrections_, drift_, server_buffer_, kbps_up_,

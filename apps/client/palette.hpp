@@ -20,6 +20,12 @@ inline constexpr Rgb kTracer{255, 240, 120};     ///< hitscan shot tracers
 inline constexpr Rgb kGhost{235, 235, 255};      ///< server-authoritative ghost outlines
 inline constexpr Rgb kHpGood{90, 220, 90};       ///< HP bar, filled part
 inline constexpr Rgb kHpBad{200, 50, 50};        ///< HP bar, missing part
+inline constexpr Rgb kOwnRing{130, 255, 180};    ///< the ring that marks the local player, alive or dead
+inline constexpr Rgb kDeathText{255, 72,
+                                96};  ///< "killed by ... respawn in ..." while the local player is dead
+inline constexpr Rgb kHitMarker{255, 255,
+                                255};  ///< the cross over a player the local player hit (server-confirmed)
+inline constexpr Rgb kKillMarker{255, 60, 60};  ///< the same when the hit killed
 /// Remote players, by slot modulo the table size.
 inline constexpr std::array<Rgb, 6> kOthers{
     {{232, 88, 80}, {86, 150, 240}, {222, 120, 230}, {240, 200, 70}, {80, 220, 220}, {240, 140, 90}}};

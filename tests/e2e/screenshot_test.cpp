@@ -1,18 +1,23 @@
-// End to end: the windowed client under Xvfb, connected to a local server with bots, saves a PNG of a frame
-// with the overlay; the test checks it is a real rendering (many colours, the wall and player colours
-// present, variance).
+// End to end: the windowed client under Xvfb, connected to a local server with bots, saves PNGs of frames
+// with the overlay; the tests check it is a real rendering (many colours, the wall and player colours
+// present, variance) and, at 1024x640 and 1600x900, that the whole arena shows, the local player is ringed
+// and its death is told.
 #include "e2e_common.hpp"
 
 #include "client/palette.hpp"
 
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace e2e {
 namespace {
@@ -26,6 +31,113 @@ std::size_t count_colour(const unsigned char* px, std::size_t n, apps::palette::
     return k;
 }
 
+/// Runs `argv` with LeakSanitizer off: under AddressSanitizer the system's GL driver and D-Bus (loaded by
+/// SDL) leak a few allocations at exit that no rewind code owns; leak checking stays on for every other
+/// process.
+std::unique_ptr<Process> start_windowed(const std::vector<std::string>& argv, const std::string& log) {
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    const std::string saved = asan ? asan : "";
+    setenv("ASAN_OPTIONS",
+           (saved.empty() ? std::string("detect_leaks=0") : saved + ":detect_leaks=0").c_str(), 1);
+    auto p = std::make_unique<Process>(argv, log);
+    if (asan)
+        setenv("ASAN_OPTIONS", saved.c_str(), 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    return p;
+}
+
+/// The longest run of `c` along row `y` (or column `x` when `column`) of a w x h RGBA image.
+std::size_t longest_run(const unsigned char* px, int w, int h, int at, bool column, apps::palette::Rgb c) {
+    std::size_t best = 0, run = 0;
+    const int n = column ? h : w;
+    for (int i = 0; i < n; ++i) {
+        const int x = column ? at : i, y = column ? i : at;
+        const unsigned char* p = px + (static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + x) * 4;
+        run = (p[0] == c.r && p[1] == c.g && p[2] == c.b) ? run + 1 : 0;
+        best = std::max(best, run);
+    }
+    return best;
+}
+
+TEST(E2E, ClientShowsTheWholeArenaItsPlayerAndItsDeathAtTwoWindowSizes) {
+    if (!have_xvfb_run()) GTEST_SKIP() << "xvfb-run is not installed (scripts/setup.sh installs it)";
+    const std::string dir = test_dir("screenshot_sizes");
+    auto server = start_server(dir, {"--bots", "3", "--status-interval", "0"});
+    ASSERT_GT(server.port, 0);
+    ASSERT_TRUE(server.proc->wait_for_line("slot 2", 15s)) << server.proc->log();
+    struct Size {
+        int w, h;
+    };
+    const std::vector<Size> sizes{{1024, 640}, {1600, 900}};
+    std::vector<std::unique_ptr<Process>> clients;
+    std::vector<std::string> pngs;
+    for (const Size& s : sizes) {
+        const std::string tag = std::to_string(s.w) + "x" + std::to_string(s.h);
+        pngs.push_back(std::string(E2E_WORK_DIR) + "/dead_" + tag + ".png");
+        std::filesystem::remove(pngs.back());
+        // Both bots play the same match: each saves the first frame (after 60) on which it is dead.
+        clients.push_back(start_windowed({"xvfb-run", "-a", "-s", "-screen 0 " + tag + "x24", kClientBin,
+                                          "--connect", "127.0.0.1:" + std::to_string(server.port), "--bot",
+                                          "--screenshot", pngs.back(), "--screenshot-dead", "--frames", "60",
+                                          "--width", std::to_string(s.w), "--height", std::to_string(s.h)},
+                                         dir + "/client_" + tag + ".log"));
+    }
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const auto code = clients[i]->wait(120s);
+        ASSERT_TRUE(code) << "the client did not finish:\n" << clients[i]->log();
+        EXPECT_EQ(*code, 0) << "no frame with the local player dead was saved:\n" << clients[i]->log();
+        int w = 0, h = 0, comp = 0;
+        unsigned char* px = stbi_load(pngs[i].c_str(), &w, &h, &comp, 4);
+        ASSERT_NE(px, nullptr) << "not a PNG stb_image can read: " << pngs[i];
+        EXPECT_EQ(w, sizes[i].w);
+        EXPECT_EQ(h, sizes[i].h);
+        const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+        // The arena's outline (wall colour): its bounding box must be a square whose four sides are drawn
+        // nearly whole, so nothing (overlay, scoreboard, kill feed, window edge) covers or clips it.
+        int x0 = w, y0 = h, x1 = -1, y1 = -1;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const unsigned char* p = px + (static_cast<std::size_t>(y) * w + x) * 4;
+                if (p[0] == apps::palette::kWall.r && p[1] == apps::palette::kWall.g &&
+                    p[2] == apps::palette::kWall.b) {
+                    x0 = std::min(x0, x);
+                    y0 = std::min(y0, y);
+                    x1 = std::max(x1, x);
+                    y1 = std::max(y1, y);
+                }
+            }
+        ASSERT_GT(x1, x0) << pngs[i];
+        const int side = x1 - x0 + 1;
+        EXPECT_LE(std::abs(side - (y1 - y0 + 1)), 3) << "the arena is not a square: clipped? " << pngs[i];
+        std::size_t top = 0, bottom = 0, left = 0, right = 0;
+        for (int d = 0; d < 3; ++d) {
+            top = std::max(top, longest_run(px, w, h, y0 + d, false, apps::palette::kWall));
+            bottom = std::max(bottom, longest_run(px, w, h, y1 - d, false, apps::palette::kWall));
+            left = std::max(left, longest_run(px, w, h, x0 + d, true, apps::palette::kWall));
+            right = std::max(right, longest_run(px, w, h, x1 - d, true, apps::palette::kWall));
+        }
+        const auto whole = static_cast<std::size_t>(side * 0.95);
+        EXPECT_GE(top, whole) << "top edge covered " << pngs[i];
+        EXPECT_GE(bottom, whole) << "bottom edge covered " << pngs[i];
+        EXPECT_GE(left, whole) << "left edge covered " << pngs[i];
+        EXPECT_GE(right, whole) << "right edge covered " << pngs[i];
+        const std::size_t ring = count_colour(px, n, apps::palette::kOwnRing);
+        const std::size_t death = count_colour(px, n, apps::palette::kDeathText);
+        stbi_image_free(px);
+        std::printf(
+            "[ measured ] %s: arena %d px square at (%d, %d), own ring %zu px, death message %zu px\n",
+            pngs[i].c_str(), side, x0, y0, ring, death);
+        EXPECT_GT(side, std::min(w, h) / 2) << "the arena is drawn too small";
+        EXPECT_GT(ring, 30u) << "the local player is not highlighted";
+        EXPECT_GT(death, 100u) << "no death message";
+    }
+    server.proc->signal(SIGTERM);
+    const auto server_code = server.proc->wait(10s);
+    ASSERT_TRUE(server_code);
+    EXPECT_EQ(*server_code, 0);
+}
+
 TEST(E2E, ClientRendersTheArenaWithTheOverlayUnderXvfb) {
     if (!have_xvfb_run()) GTEST_SKIP() << "xvfb-run is not installed (scripts/setup.sh installs it)";
     const std::string dir = test_dir("screenshot");
@@ -36,20 +148,12 @@ TEST(E2E, ClientRendersTheArenaWithTheOverlayUnderXvfb) {
 
     const std::string png = std::string(E2E_WORK_DIR) + "/screenshot.png";
     std::filesystem::remove(png);
-    // Under AddressSanitizer the system's GL driver and D-Bus (loaded by SDL) leak a few allocations at exit
-    // that no rewind code owns; leak checking stays on for every other process of the e2e tests.
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    const std::string saved_asan = asan ? asan : "";
-    setenv("ASAN_OPTIONS",
-           (saved_asan.empty() ? std::string("detect_leaks=0") : saved_asan + ":detect_leaks=0").c_str(), 1);
-    Process client({"xvfb-run", "-a", "-s", "-screen 0 1280x800x24", kClientBin, "--connect",
-                    "127.0.0.1:" + std::to_string(server.port), "--bot", "--ghosts", "--screenshot", png,
-                    "--frames", "150", "--width", "1280", "--height", "800"},
-                   dir + "/client.log");
-    if (asan)
-        setenv("ASAN_OPTIONS", saved_asan.c_str(), 1);
-    else
-        unsetenv("ASAN_OPTIONS");
+    auto started =
+        start_windowed({"xvfb-run", "-a", "-s", "-screen 0 1280x800x24", kClientBin, "--connect",
+                        "127.0.0.1:" + std::to_string(server.port), "--bot", "--ghosts", "--screenshot", png,
+                        "--frames", "150", "--width", "1280", "--height", "800"},
+                       dir + "/client.log");
+    Process& client = *started;
     const auto code = client.wait(60s);
     ASSERT_TRUE(code) << "the client did not finish:\n" << client.log();
     EXPECT_EQ(*code, 0) << client.log();
