@@ -126,7 +126,7 @@ ModelResult run_client_server(const LabOptions& o) {
                           {"max_snapshot_gap_ms", rules.max_snapshot_gap_ms},
                           {"min_registered_share", rules.min_registered_share},
                           {"max_drawn_step_m", rules.max_drawn_step_m}};
-    r.charts = client_server_charts(f.main);
+    r.charts = client_server_charts(f.main, o.plot_worst);
     return r;
 }
 

@@ -159,7 +159,13 @@ void add_options(CLI::App& app, LabOptions& o) {
     add_knobs(app, o.up, "up-", " (client to server)");
     add_knobs(app, o.down, "down-", " (server to client)");
     app.add_option("--json", o.json_path, "write every figure to this JSON file");
-    app.add_option("--plot", o.plot_dir, "write PNG charts over time into this directory");
+    app.add_option("--plot", o.plot_dir,
+                   "write PNG charts over time into this directory (each figure's median over the clients "
+                   "with their 10th-90th percentile band)");
+    app.add_flag("--plot-worst", o.plot_worst, "charts also draw the worst client's own line");
+    app.add_option(
+        "--html", o.html_path,
+        "write a one-page HTML summary to this file: the graded table beside the charts (embedded)");
     app.add_flag("--quiet", o.quiet, "print only the graded checklist (no header, no notes)");
     app.add_flag("--verbose", o.verbose,
                  "print everything measured behind each item and its target, and the per-peer tables (the "

@@ -52,6 +52,8 @@ struct LabOptions {
     std::string json_path;              ///< write every figure here (empty: no JSON)
     std::string train_model_path;       ///< train the arena's snapshot model and write it here instead
     std::string plot_dir;               ///< write PNG charts here (empty: no charts)
+    bool plot_worst = false;            ///< charts also draw the worst client's line
+    std::string html_path;              ///< write a one-page HTML summary here (empty: none)
     bool quiet = false;                 ///< print only the verdict table
     bool verbose = false;               ///< print everything measured per item, and the wide tables
 

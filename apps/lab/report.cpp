@@ -1,6 +1,7 @@
 // Writes the lab's report, its JSON and its charts.
 #include "report.hpp"
 
+#include "html_report.hpp"
 #include "text_wrap.hpp"
 
 #include <algorithm>
@@ -65,6 +66,16 @@ int report(const LabOptions& o, const ModelResult& r, std::FILE* out) {
             code = 3;
         } else if (!o.quiet) {
             std::fprintf(out, "figures written to %s\n", o.json_path.c_str());
+        }
+    }
+    if (!o.html_path.empty()) {
+        std::ofstream f(o.html_path);
+        f << html_report(o, r);
+        if (!f) {
+            std::fprintf(stderr, "rewind-lab: cannot write %s\n", o.html_path.c_str());
+            code = 3;
+        } else if (!o.quiet) {
+            std::fprintf(out, "summary page written to %s\n", o.html_path.c_str());
         }
     }
     if (!o.plot_dir.empty()) {

@@ -27,12 +27,13 @@ int lockstep_delay(const rwd::transport::LinkConfig& up, const rwd::transport::L
 }
 
 Chart per_peer_chart(const RbFigures& f, std::string title, std::string y_label,
-                     double (*pick)(const RbSample&)) {
+                     double (*pick)(const RbSample&), std::string caption) {
     Chart c;
     c.title = std::move(title);
     c.y_label = std::move(y_label);
+    c.caption = std::move(caption);
     for (int p = 0; p < f.players; ++p) {
-        Series s{"peer " + std::to_string(p), {}, {}};
+        Series s{"peer " + std::to_string(p), {}, {}, {}, {}};
         for (const RbSample& smp : f.samples) {
             if (smp.peer != p) continue;
             s.x.push_back(smp.t);
@@ -171,18 +172,25 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     const std::string stem = name;
     r.charts.emplace_back(
         stem + "_rollback_depth",
-        per_peer_chart(f, std::string(name) + ": deepest rollback per 250 ms", "frames re-simulated",
-                       [](const RbSample& s) { return static_cast<double>(s.max_depth); }));
+        per_peer_chart(
+            f, std::string(name) + ": deepest rollback per 250 ms", "frames re-simulated",
+            [](const RbSample& s) { return static_cast<double>(s.max_depth); },
+            "good: well under the prediction window (8); deeper means inputs arrive later"));
     r.charts.emplace_back(stem + "_frames_ahead",
-                          per_peer_chart(f, std::string(name) + ": frames ahead of the slowest peer",
-                                         "frames", [](const RbSample& s) { return s.frames_ahead; }));
-    r.charts.emplace_back(
-        stem + "_resimulated",
-        per_peer_chart(f, std::string(name) + ": frames re-simulated per second (1 s window)", "frames/s",
-                       [](const RbSample& s) { return s.resim_per_s; }));
+                          per_peer_chart(
+                              f, std::string(name) + ": frames ahead of the slowest peer", "frames",
+                              [](const RbSample& s) { return s.frames_ahead; },
+                              "good: near 0 for every peer; time sync slows the one ahead"));
+    r.charts.emplace_back(stem + "_resimulated",
+                          per_peer_chart(
+                              f, std::string(name) + ": frames re-simulated per second (1 s window)",
+                              "frames/s", [](const RbSample& s) { return s.resim_per_s; },
+                              "good: low; it is the CPU rollback costs on top of the frames played"));
     r.charts.emplace_back(stem + "_time_scale",
-                          per_peer_chart(f, std::string(name) + ": recommended speed (time_scale)",
-                                         "x nominal", [](const RbSample& s) { return s.time_scale; }));
+                          per_peer_chart(
+                              f, std::string(name) + ": recommended speed (time_scale)", "x nominal",
+                              [](const RbSample& s) { return s.time_scale; },
+                              "good: within a few percent of 1 (time sync nudges, never jumps)"));
     return r;
 }
 
