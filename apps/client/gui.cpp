@@ -123,7 +123,10 @@ int run_gui(const ClientOptions& o) {
         view.draw(ImGui::GetBackgroundDrawList(), entities, ghosts, now);
         draw_banner(player, o);
         const ImVec2 feed = overlay.draw(player, toggles, ImGui::GetIO().Framerate, left);
-        hud.draw(ImGui::GetForegroundDrawList(), view, entities, player.client().slot(), feed, now);
+        // The feed stays in the scoreboard's column (or, without one, right of the arena's middle).
+        const float feed_min_x = right > 0.0f ? display.x - right : display.x * 0.5f;
+        hud.draw(ImGui::GetForegroundDrawList(), view, entities, player.client().slot(), feed, feed_min_x,
+                 now);
         if (player.playing()) ++frames_playing;
         const bool ready = frames_playing >= o.frames && (!o.screenshot_dead || hud.showing_death());
         const bool shoot = !o.screenshot.empty() && (ready || now > screenshot_deadline);

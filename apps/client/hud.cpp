@@ -40,7 +40,7 @@ void Hud::on_event(const cs::Event& e, int own_slot, rwd::Micros now) {
 }
 
 void Hud::draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntity> entities, int own_slot,
-               ImVec2 feed_top_right, rwd::Micros now) {
+               ImVec2 feed_top_right, float feed_min_x, rwd::Micros now) {
     std::erase_if(markers_, [&](const Marker& m) { return now - m.at > kMarkerLife; });
     while (!feed_.empty() && now - feed_.front().at > kFeedLife) feed_.pop_front();
     const float ppm = view.pixels_per_metre();
@@ -60,9 +60,11 @@ void Hud::draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntit
         dl->AddLine(ImVec2(c.x + r, c.y + r), ImVec2(c.x + r * 0.4f, c.y + r * 0.4f), colour, 2.5f);
     }
 
-    // Kill feed, newest at the bottom, right-aligned.
+    // Kill feed, newest at the bottom, right-aligned, never wider than its column: a long line is drawn
+    // smaller.
     ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
+    const float room = std::max(40.0f, feed_top_right.x - feed_min_x - 10.0f);
     float y = feed_top_right.y;
     for (const Kill& k : feed_) {
         char killer[24], victim[24], line[96];
@@ -73,12 +75,14 @@ void Hud::draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntit
         else
             std::snprintf(line, sizeof line, "%s killed %s (%s)", killer, victim,
                           k.launcher ? "launcher" : "rifle");
-        const ImVec2 ts = font->CalcTextSizeA(size, 1e9f, 0.0f, line);
+        const float wide = font->CalcTextSizeA(size, 1e9f, 0.0f, line).x;
+        const float fits = wide > room ? size * room / wide : size;
+        const ImVec2 ts = font->CalcTextSizeA(fits, 1e9f, 0.0f, line);
         const ImVec2 at(feed_top_right.x - ts.x - 6.0f, y);
         dl->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 1.0f), ImVec2(feed_top_right.x, at.y + ts.y + 1.0f),
                           IM_COL32(0, 0, 0, 140));
         const bool mine = k.killer == own_slot || k.victim == own_slot;
-        dl->AddText(font, size, at, mine ? col(palette::kOwnRing) : IM_COL32(230, 230, 230, 255), line);
+        dl->AddText(font, fits, at, mine ? col(palette::kOwnRing) : IM_COL32(230, 230, 230, 255), line);
         y += ts.y + 4.0f;
     }
 

@@ -26,10 +26,10 @@ public:
     /// Takes one event the server sent (deaths feed the kill feed, hits by `own_slot` make markers).
     void on_event(const rwd::client_server::Event& event, int own_slot, rwd::Micros now);
     /// Draws the markers over the players in `entities` (as `view` placed them), the kill feed at
-    /// `feed_top_right`, and, while the local player (`own`, if drawn) is dead, the death message and the
-    /// respawn countdown over the arena.
+    /// `feed_top_right` (no further left than `feed_min_x`), and, while the local player (`own`, if drawn) is
+    /// dead, the death message and the respawn countdown over the arena.
     void draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntity> entities, int own_slot,
-              ImVec2 feed_top_right, rwd::Micros now);
+              ImVec2 feed_top_right, float feed_min_x, rwd::Micros now);
     /// Whether the death message is showing (the local player is dead).
     [[nodiscard]] bool showing_death() const { return showing_death_; }
 
