@@ -152,14 +152,17 @@ void ServerApp::status(Micros now) {
     log_.kvf(
         LogLevel::info,
         "event=status tick=%u players=%d humans=%d bots=%d tick_ms=%.3f tick_ms_max=%.3f kbps_out=%.1f "
-        "kbps_in=%.1f snapshots=%llu malformed=%llu garbage_dropped=%llu refused=%llu ticks_dropped=%llu",
+        "kbps_in=%.1f snapshots=%llu malformed=%llu garbage_dropped=%llu refused=%llu ticks_dropped=%llu "
+        "connects_unverified=%llu connects_half_open_limited=%llu",
         st.tick.value, server_->seated_count(), server_->seated_count() - bots, bots, tick_ms,
         st.max_tick_time.millis(),
         static_cast<double>(c.bytes_sent - last_bytes_out_) * 8.0 / 1000.0 / span_s,
         static_cast<double>(c.bytes_received - last_bytes_in_) * 8.0 / 1000.0 / span_s,
         static_cast<unsigned long long>(st.snapshots_sent), static_cast<unsigned long long>(st.malformed),
         static_cast<unsigned long long>(c.datagrams_ignored), static_cast<unsigned long long>(st.refused),
-        static_cast<unsigned long long>(st.ticks_dropped));
+        static_cast<unsigned long long>(st.ticks_dropped),
+        static_cast<unsigned long long>(c.connects_unverified),
+        static_cast<unsigned long long>(c.connects_half_open_limited));
     last_status_ = now;
     last_bytes_out_ = c.bytes_sent;
     last_bytes_in_ = c.bytes_received;

@@ -46,6 +46,11 @@ struct EnetCounters {
     std::uint64_t refused_full = 0;  ///< connect attempts refused because max_peers was reached
     std::uint64_t refused_protocol =
         0;  ///< connect attempts refused: not rewind's protocol id or channel count
+    std::uint64_t challenges_answered = 0;  ///< challenge requests answered with a cookie
+    std::uint64_t connects_unverified =
+        0;  ///< ENet connection requests dropped before taking a slot: no valid cookie for their address
+    std::uint64_t connects_half_open_limited =
+        0;  ///< ... dropped because their IPv4 host already held the most half-open slots it may
     std::uint64_t messages_dropped =
         0;                             ///< received messages dropped (bad channel, oversize, hold queue full)
     std::uint64_t bytes_sent = 0;      ///< UDP payload bytes sent by the host (ENet headers included)

@@ -1,32 +1,14 @@
 // EnetTransport: maps ENet hosts, peers, events and statistics onto rewind's Transport interface.
-#include <rewind/transport/enet_transport.hpp>
+#include "transport/enet/enet_transport_impl.hpp"
 
-#include "transport/enet/enet_library.hpp"
-#include "transport/enet/enet_wire.hpp"
-#include "transport/enet/rate_window.hpp"
-
-#include <enet/enet.h>
-
-#include <algorithm>
 #include <array>
-#include <deque>
-#include <map>
 #include <utility>
-#include <vector>
 
 namespace rwd::transport {
 
-using enet::EnetLibrary;
-using enet::RateWindow;
+using namespace enet;
 
 namespace {
-
-// Spare ENet peer slots beyond max_peers: a connect arriving when the endpoint is full still gets a slot, so
-// it can be told "refused" instead of being ignored by ENet until it times out.
-constexpr std::size_t kSpareSlots = 4;
-
-// Reliable sends in ENet's current loss interval needed before its running ratio is reported as the loss.
-constexpr enet_uint32 kMinLossSamples = 16;
 
 std::uint32_t to_ms(Micros t) {
     return static_cast<std::uint32_t>(std::max<std::int64_t>(1, t.count / 1000));
@@ -70,71 +52,10 @@ Status EnetConfig::validate() const {
     return {};
 }
 
-class EnetTransport::Impl {
-public:
-    enum class State : std::uint8_t { connecting, awaiting_accept, connected };
-
-    struct Peer {
-        PeerId id = kInvalidPeer;
-        ENetPeer* enet = nullptr;
-        bool outgoing = false;
-        State state = State::connecting;
-        std::uint32_t last_in_total = 0;  // ENet's per-peer totals, reset by ENet every second
-        std::uint32_t last_out_total = 0;
-        std::uint64_t bytes_in = 0;
-        std::uint64_t bytes_out = 0;
-        std::uint64_t messages_in = 0;
-        std::uint64_t messages_out = 0;
-        RateWindow rate;
-        std::vector<TransportEvent> held;  // messages that overtook the accept
-    };
-
-    Impl(EnetConfig config, EnetLibrary library) : config_(std::move(config)), library_(std::move(library)) {}
-    ~Impl();
-
-    Status open();
-    Result<PeerId> connect(const Address& to);
-    void disconnect(PeerId id, DisconnectReason reason);
-    Status send(PeerId id, Delivery delivery, std::span<const std::uint8_t> data);
-    void update(Micros now);
-    bool poll(TransportEvent& out);
-    [[nodiscard]] PeerStats stats(PeerId id) const;
-    [[nodiscard]] Address local_address() const;
-
-    EnetConfig config_;
-    EnetCounters counters_;
-    std::map<PeerId, Peer> peers_;
-
-private:
-    static int ENET_CALLBACK intercept(ENetHost* host, ENetEvent* event);
-
-    Peer* find(PeerId id);
-    Peer* find(const ENetPeer* p);
-    void absorb_totals();
-    void on_connect(const ENetEvent& ev);
-    void on_receive(const ENetEvent& ev);
-    void on_disconnect(const ENetEvent& ev);
-    void refuse(ENetPeer* p, std::uint64_t& counter);
-    void surface_connected(Peer& p);
-    void push_disconnected(PeerId id, DisconnectReason reason);
-    void apply_timeouts(ENetPeer* p) const;
-
-    EnetLibrary library_;
-    ENetHost* host_ = nullptr;
-    PeerId next_id_ = 1;
-    Micros now_{};
-    std::deque<TransportEvent> events_;
-};
-
-// ENet calls the intercept hook with no user pointer, so the host that is being serviced is found through
-// this thread-local, set only for the duration of one enet_host_service() call by that host's own transport.
-namespace {
-thread_local EnetTransport::Impl* t_servicing = nullptr;
-}
-
 EnetTransport::Impl::~Impl() {
     if (host_ == nullptr) return;
     for (auto& [id, p] : peers_) {
+        if (p.enet == nullptr) continue;  // still asking for its cookie: ENet never heard of it
         p.enet->data = nullptr;
         enet_peer_disconnect_now(p.enet, enet::disconnect_code(DisconnectReason::remote));
     }
@@ -161,15 +82,6 @@ Status EnetTransport::Impl::open() {
     host_->maximumWaitingData = config_.max_waiting_bytes;
     host_->intercept = &Impl::intercept;
     return {};
-}
-
-int ENET_CALLBACK EnetTransport::Impl::intercept(ENetHost* host, ENetEvent* /*event*/) {
-    Impl* self = t_servicing;
-    if (self == nullptr || self->host_ != host) return 0;
-    ++self->counters_.datagrams_received;
-    const std::span<const std::uint8_t> d(host->receivedData, host->receivedDataLength);
-    if (!enet::datagram_plausible(*host, host->receivedAddress, d)) ++self->counters_.datagrams_ignored;
-    return 0;  // ENet still parses it (and drops it if implausible): the check only counts
 }
 
 EnetTransport::Impl::Peer* EnetTransport::Impl::find(PeerId id) {
@@ -201,21 +113,19 @@ Result<PeerId> EnetTransport::Impl::connect(const Address& to) {
     if (to.port == 0) return Error{Errc::invalid_argument, "port 0 is not a destination"};
     address.port = to.port;
     for (const auto& [id, p] : peers_) {
-        if (p.enet->address.host == address.host && p.enet->address.port == address.port) {
+        if (p.address.host == address.host && p.address.port == address.port) {
             return Error{Errc::already_exists, "already connected or connecting to that address"};
         }
     }
     if (peers_.size() >= config_.max_peers) return Errc::too_many_peers;
-    ENetPeer* ep = enet_host_connect(host_, &address, enet::kChannelCount, enet::kProtocolId);
-    if (ep == nullptr) return Error{Errc::too_many_peers, "no free ENet peer slot"};
-    apply_timeouts(ep);
+    // First the challenge (sent now, repeated by update() until its cookie comes); ENet's CONNECT follows
+    // with the cookie.
     Peer p;
     p.id = next_id_++;
-    p.enet = ep;
+    p.address = address;
     p.outgoing = true;
-    p.last_in_total = ep->incomingDataTotal;
-    p.last_out_total = ep->outgoingDataTotal;
-    ep->data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(p.id));
+    p.nonce = enet::random_nonce();
+    send_raw(address, enet::challenge_request(enet::kProtocolId, p.nonce));
     const PeerId id = p.id;
     peers_.emplace(id, std::move(p));
     return id;
@@ -224,6 +134,11 @@ Result<PeerId> EnetTransport::Impl::connect(const Address& to) {
 void EnetTransport::Impl::disconnect(PeerId id, DisconnectReason reason) {
     Peer* p = find(id);
     if (p == nullptr) return;
+    if (p->enet == nullptr) {  // still asking for its cookie: nothing to tell ENet
+        peers_.erase(id);
+        push_disconnected(id, reason);
+        return;
+    }
     p->enet->data = nullptr;  // ENet's later DISCONNECT event for this slot is not ours any more
     // disconnect_later lets what send() already queued go out first; a peer still connecting is just told.
     if (p->enet->state == ENET_PEER_STATE_CONNECTED) {
@@ -265,6 +180,7 @@ void EnetTransport::Impl::absorb_totals() {
     // ENet zeroes incoming/outgoingDataTotal once a second (bandwidth throttle, at the start of a service
     // pass), so a value lower than the last one means it restarted from zero.
     for (auto& [id, p] : peers_) {
+        if (p.enet == nullptr) continue;
         const std::uint32_t in = p.enet->incomingDataTotal;
         const std::uint32_t out = p.enet->outgoingDataTotal;
         p.bytes_in += in >= p.last_in_total ? in - p.last_in_total : in;
@@ -281,8 +197,8 @@ void EnetTransport::Impl::absorb_totals() {
 void EnetTransport::Impl::update(Micros now) {
     now_ = std::max(now_, now);
     struct Scope {
-        explicit Scope(Impl* self) : previous(t_servicing) { t_servicing = self; }
-        ~Scope() { t_servicing = previous; }
+        explicit Scope(Impl* self) : previous(servicing_transport()) { servicing_transport() = self; }
+        ~Scope() { servicing_transport() = previous; }
         Impl* previous;
     } scope(this);
     ENetEvent ev{};
@@ -306,6 +222,7 @@ void EnetTransport::Impl::update(Micros now) {
                 break;
         }
     }
+    advance_challenges();    // cookies that came in this update start ENet's handshake now
     enet_host_flush(host_);  // accepts and refusals queued while handling events go out now
     absorb_totals();
     for (auto& [id, p] : peers_) p.rate.sample(now_, p.bytes_out, p.bytes_in, config_.rate_window);
@@ -322,8 +239,9 @@ void EnetTransport::Impl::on_connect(const ENetEvent& ev) {
         p->state = State::awaiting_accept;  // ENet is connected; rewind waits for the accept
         return;
     }
-    // A new incoming peer. ev.data and the channel count come from the network: check before accepting.
-    if (ev.data != enet::kProtocolId || ev.peer->channelCount < enet::kChannelCount) {
+    // A new incoming peer: its CONNECT carried a valid cookie (the intercept checked it, and the protocol id
+    // with the challenge). The channel count comes from the network too: check it before accepting.
+    if (ev.peer->channelCount < enet::kChannelCount) {
         refuse(ev.peer, counters_.refused_protocol);
         return;
     }
@@ -339,6 +257,7 @@ void EnetTransport::Impl::on_connect(const ENetEvent& ev) {
     p.enet = ev.peer;
     p.last_in_total = ev.peer->incomingDataTotal;
     p.last_out_total = ev.peer->outgoingDataTotal;
+    p.address = ev.peer->address;
     ev.peer->data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(p.id));
     const std::array<std::uint8_t, 1> accept{enet::kControlAccept};
     ENetPacket* packet = enet_packet_create(accept.data(), accept.size(), ENET_PACKET_FLAG_RELIABLE);
@@ -435,7 +354,7 @@ bool EnetTransport::Impl::poll(TransportEvent& out) {
 
 PeerStats EnetTransport::Impl::stats(PeerId id) const {
     auto it = peers_.find(id);
-    if (it == peers_.end()) return {};
+    if (it == peers_.end() || it->second.enet == nullptr) return {};
     const Peer& p = it->second;
     PeerStats s;
     s.rtt = Micros::from_millis(p.enet->roundTripTime);

@@ -1,5 +1,9 @@
-// Read-only plausibility check of a received datagram, mirroring what ENet's protocol.c silently drops.
+// Read-only plausibility check of a received datagram, mirroring what ENet's protocol.c silently drops, and
+// the challenge datagrams exchanged before ENet's CONNECT.
 #include "transport/enet/enet_wire.hpp"
+
+#include <algorithm>
+#include <cstddef>
 
 namespace rwd::transport::enet {
 
@@ -28,6 +32,87 @@ bool datagram_plausible(const ENetHost& host, const ENetAddress& from, std::span
     if (peer.outgoingPeerID < ENET_PROTOCOL_MAXIMUM_PEER_ID && session != peer.incomingSessionID)
         return false;
     return true;
+}
+
+}  // namespace rwd::transport::enet
+
+namespace rwd::transport::enet {
+
+namespace {
+
+constexpr std::array<std::uint8_t, 4> kRequestMagic{'R', 'W', 'C', 'Q'};
+constexpr std::array<std::uint8_t, 4> kAnswerMagic{'R', 'W', 'C', 'A'};
+constexpr std::array<std::uint8_t, 4> kRefusalMagic{'R', 'W', 'C', 'X'};
+
+void put32(std::uint8_t* at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) at[i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
+}
+
+std::uint32_t get32(const std::uint8_t* at) {
+    return static_cast<std::uint32_t>(at[0]) << 24 | static_cast<std::uint32_t>(at[1]) << 16 |
+           static_cast<std::uint32_t>(at[2]) << 8 | static_cast<std::uint32_t>(at[3]);
+}
+
+bool opens_with(std::span<const std::uint8_t> d, const std::array<std::uint8_t, 4>& magic) {
+    return d.size() >= magic.size() && std::equal(magic.begin(), magic.end(), d.begin());
+}
+
+}  // namespace
+
+std::array<std::uint8_t, kChallengeRequestBytes> challenge_request(std::uint32_t protocol_id,
+                                                                   std::uint32_t nonce) {
+    std::array<std::uint8_t, kChallengeRequestBytes> d{};
+    std::copy(kRequestMagic.begin(), kRequestMagic.end(), d.begin());
+    put32(d.data() + 4, protocol_id);
+    put32(d.data() + 8, nonce);
+    return d;  // bytes 12..15 stay zero
+}
+
+std::array<std::uint8_t, kChallengeAnswerBytes> challenge_answer(std::uint32_t cookie, std::uint32_t nonce) {
+    std::array<std::uint8_t, kChallengeAnswerBytes> d{};
+    std::copy(kAnswerMagic.begin(), kAnswerMagic.end(), d.begin());
+    put32(d.data() + 4, cookie);
+    put32(d.data() + 8, nonce);
+    return d;
+}
+
+std::array<std::uint8_t, kChallengeRefusalBytes> challenge_refusal(std::uint32_t nonce) {
+    std::array<std::uint8_t, kChallengeRefusalBytes> d{};
+    std::copy(kRefusalMagic.begin(), kRefusalMagic.end(), d.begin());
+    put32(d.data() + 4, nonce);
+    return d;
+}
+
+std::optional<ChallengeRequest> parse_challenge_request(std::span<const std::uint8_t> d) {
+    if (d.size() != kChallengeRequestBytes || !opens_with(d, kRequestMagic)) return std::nullopt;
+    if (get32(d.data() + 12) != 0) return std::nullopt;
+    return ChallengeRequest{get32(d.data() + 4), get32(d.data() + 8)};
+}
+
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_challenge_answer(
+    std::span<const std::uint8_t> d) {
+    if (d.size() != kChallengeAnswerBytes || !opens_with(d, kAnswerMagic)) return std::nullopt;
+    return std::pair{get32(d.data() + 4), get32(d.data() + 8)};
+}
+
+std::optional<std::uint32_t> parse_challenge_refusal(std::span<const std::uint8_t> d) {
+    if (d.size() != kChallengeRefusalBytes || !opens_with(d, kRefusalMagic)) return std::nullopt;
+    return get32(d.data() + 4);
+}
+
+std::optional<std::uint32_t> connect_data(std::span<const std::uint8_t> d) {
+    if (d.size() < 2) return std::nullopt;
+    const auto word = static_cast<std::uint16_t>((d[0] << 8) | d[1]);
+    const std::uint16_t flags = word & ENET_PROTOCOL_HEADER_FLAG_MASK;
+    const std::uint16_t peer_id =
+        word & ~(ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK);
+    if (peer_id != ENET_PROTOCOL_MAXIMUM_PEER_ID || (flags & ENET_PROTOCOL_HEADER_FLAG_COMPRESSED) != 0)
+        return std::nullopt;
+    const std::size_t header =
+        (flags & ENET_PROTOCOL_HEADER_FLAG_SENT_TIME) != 0 ? sizeof(ENetProtocolHeader) : 2;
+    if (d.size() < header + sizeof(ENetProtocolConnect)) return std::nullopt;
+    if ((d[header] & ENET_PROTOCOL_COMMAND_MASK) != ENET_PROTOCOL_COMMAND_CONNECT) return std::nullopt;
+    return get32(d.data() + header + offsetof(ENetProtocolConnect, data));
 }
 
 }  // namespace rwd::transport::enet

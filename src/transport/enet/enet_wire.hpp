@@ -6,9 +6,12 @@
 
 #include <enet/enet.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <utility>
 
 namespace rwd::transport::enet {
 
@@ -19,8 +22,45 @@ inline constexpr std::uint8_t kReliableChannel = 1;
 inline constexpr std::uint8_t kControlChannel = 2;
 inline constexpr std::size_t kChannelCount = 3;
 
-/// Sent as the `data` of enet_host_connect: "RWN" plus protocol version 1. Anything else is refused.
-inline constexpr std::uint32_t kProtocolId = 0x52574E01u;
+/// rewind's ENet protocol: "RWN" plus version 2 (version 2 opens with the challenge below). A connecting
+/// side names it in its challenge request; any other is refused.
+inline constexpr std::uint32_t kProtocolId = 0x52574E02u;
+
+/// Before ENet's CONNECT, outside ENet (raw datagrams on the same socket), the connecting side asks for a
+/// cookie and ENet's CONNECT then carries it as its `data`; a CONNECT without a valid cookie for its address
+/// is dropped before ENet gives it a peer slot, so datagrams from spoofed or silent addresses never hold a
+/// half-open slot. Request: "RWCQ", protocol id, nonce (big-endian), 4 zero bytes (16 bytes: an answer is
+/// never larger than what asked for it). Answer: "RWCA", cookie, nonce (12 bytes). Refusal (wrong protocol):
+/// "RWCX", nonce (8 bytes). The nonce is the requester's random value: a spoofed answer or refusal that does
+/// not echo it is ignored. Read as an ENet header, 'R' (0x52) sets ENet's compression flag, which rewind's
+/// hosts never use, so these can never be mistaken for rewind's ENet traffic.
+inline constexpr std::size_t kChallengeRequestBytes = 16;
+inline constexpr std::size_t kChallengeAnswerBytes = 12;
+inline constexpr std::size_t kChallengeRefusalBytes = 8;
+
+/// A parsed challenge request.
+struct ChallengeRequest {
+    std::uint32_t protocol_id = 0;
+    std::uint32_t nonce = 0;
+};
+
+/// The request datagram.
+std::array<std::uint8_t, kChallengeRequestBytes> challenge_request(std::uint32_t protocol_id,
+                                                                   std::uint32_t nonce);
+/// The answer datagram.
+std::array<std::uint8_t, kChallengeAnswerBytes> challenge_answer(std::uint32_t cookie, std::uint32_t nonce);
+/// The refusal datagram.
+std::array<std::uint8_t, kChallengeRefusalBytes> challenge_refusal(std::uint32_t nonce);
+/// `d` as a request, if it is exactly one (magic, length, zero padding).
+[[nodiscard]] std::optional<ChallengeRequest> parse_challenge_request(std::span<const std::uint8_t> d);
+/// `d` as an answer (cookie, nonce), if it is exactly one.
+[[nodiscard]] std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_challenge_answer(
+    std::span<const std::uint8_t> d);
+/// `d` as a refusal (its nonce), if it is exactly one.
+[[nodiscard]] std::optional<std::uint32_t> parse_challenge_refusal(std::span<const std::uint8_t> d);
+/// The `data` of the CONNECT command that opens `d`, if `d` is a datagram to no peer that ENet would read
+/// as a connection request (its first command must be CONNECT, whole).
+[[nodiscard]] std::optional<std::uint32_t> connect_data(std::span<const std::uint8_t> d);
 
 /// The one control message: the listening side accepted the connection (reliable, channel kControlChannel).
 inline constexpr std::uint8_t kControlAccept = 0x01;

@@ -156,31 +156,8 @@ TEST(EnetConnectionTest, ClientOnlyEndpointRefusesIncoming) {
     EXPECT_EQ(b.transport->counters().refused_full, 1u);
 }
 
-TEST(EnetConnectionTest, ForeignEnetProtocolIdIsRefused) {
-    EnetNode server{make_endpoint(server_config()), {}};
-    ASSERT_TRUE(server.transport);
-    // A plain ENet client that does not speak rewind: wrong connect data.
-    ENetHost* foreign = enet_host_create(nullptr, 1, 3, 0, 0);
-    ASSERT_NE(foreign, nullptr);
-    ENetAddress to{};
-    ASSERT_EQ(enet_address_set_host_ip(&to, "127.0.0.1"), 0);
-    to.port = server.port();
-    ENetPeer* peer = enet_host_connect(foreign, &to, 3, 0x12345678u);
-    ASSERT_NE(peer, nullptr);
-    bool foreign_disconnected = false;
-    ASSERT_TRUE(pump_until(
-        {&server}, [&] { return foreign_disconnected; }, std::chrono::milliseconds(5000),
-        [&] {
-            ENetEvent ev;
-            while (enet_host_service(foreign, &ev, 0) > 0) {
-                if (ev.type == ENET_EVENT_TYPE_DISCONNECT) foreign_disconnected = true;
-                if (ev.type == ENET_EVENT_TYPE_RECEIVE) enet_packet_destroy(ev.packet);
-            }
-        }));
-    enet_host_destroy(foreign);
-    EXPECT_EQ(server.transport->counters().refused_protocol, 1u);
-    EXPECT_EQ(server.count(Type::connected), 0u);
-}
+// A plain ENet client (no challenge, so no cookie) is dropped before it gets a slot, and a wrong protocol is
+// refused at the challenge: enet_challenge_test.cpp.
 
 TEST(EnetConnectionTest, ConnectingToASilentPortTimesOut) {
     // A plain UDP socket holds the port and never answers.
