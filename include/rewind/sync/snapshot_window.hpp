@@ -102,10 +102,11 @@ public:
 
     /// Records the peer's acknowledgement of the snapshot for `tick` (untrusted: any value). Only a tick
     /// newer than the one already acknowledged and not newer than the newest stored snapshot moves the
-    /// baseline (wrap-aware), so a bogus future tick cannot pin it; returns whether it moved.
+    /// baseline (wrap-aware), so a bogus future tick cannot pin it; before any snapshot is stored there is
+    /// nothing to acknowledge. Returns whether it moved.
     bool ack(Tick tick) {
         if (has_ack_ && !(tick > acked_)) return false;
-        if (has_newest_ && slot(newest_).valid && tick > slot(newest_).tick) return false;
+        if (!has_newest_ || !slot(newest_).valid || tick > slot(newest_).tick) return false;
         has_ack_ = true;
         acked_ = tick;
         return true;

@@ -83,6 +83,17 @@ TEST(SnapshotWindow, UnknownOrFutureAcksGiveNoBaseline) {
     EXPECT_EQ(w.baseline()->tick, Tick{20});
 }
 
+TEST(SnapshotWindow, AnAckBeforeAnySnapshotIsIgnored) {
+    // A bogus future ack in the gap before the first snapshot must not pin the baseline either.
+    Window w(8);
+    EXPECT_FALSE(w.ack(Tick{1'000'000}));
+    EXPECT_FALSE(w.has_ack());
+    for (std::uint16_t s = 0; s < 4; ++s) push(w, s, 10u * s);
+    EXPECT_TRUE(w.ack(Tick{20}));
+    ASSERT_NE(w.baseline(), nullptr);
+    EXPECT_EQ(w.baseline()->tick, Tick{20});
+}
+
 TEST(SnapshotWindow, ResetForgetsSnapshotsAndAck) {
     Window w(8);
     push(w, 1, 1);
