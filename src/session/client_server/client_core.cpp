@@ -43,8 +43,42 @@ void ClientCore::Impl::end(DisconnectCode code) {
     if (stats_.disconnect_code == DisconnectCode::none) stats_.disconnect_code = code;
     phase_ = ClientPhase::disconnected;
     server_ = transport::kInvalidPeer;
-    logf(config_.logger, LogLevel::info, "disconnected: %s",
+    // Losing the server (or never reaching it) is a warning; a goodbye, a kick or a refusal is information.
+    const bool lost = stats_.disconnect_code == DisconnectCode::timed_out ||
+                      stats_.disconnect_code == DisconnectCode::transport;
+    logf(config_.logger, lost ? LogLevel::warn : LogLevel::info, "disconnected: %s",
          disconnect_code_name(stats_.disconnect_code).data());
+}
+
+void ClientCore::Impl::attempt_failed(DisconnectCode code, Micros now) {
+    if (server_ != transport::kInvalidPeer)
+        transport_.disconnect(server_, transport::DisconnectReason::local);
+    server_ = transport::kInvalidPeer;
+    if (now + backoff_ - first_attempt_ > config_.connect_retry_for) {
+        logf(config_.logger, LogLevel::warn, "no answer from %s:%u after %llu attempts in %.1f s: giving up",
+             server_address_.host.c_str(), server_address_.port,
+             static_cast<unsigned long long>(stats_.connect_attempts), (now - first_attempt_).seconds());
+        end(code);
+        return;
+    }
+    logf(config_.logger, LogLevel::info, "no answer from %s:%u yet (attempt %llu); retrying in %.2f s",
+         server_address_.host.c_str(), server_address_.port,
+         static_cast<unsigned long long>(stats_.connect_attempts), backoff_.seconds());
+    retry_at_ = now + backoff_;
+    backoff_ = std::min(backoff_ * 2, Micros{4'000'000});
+}
+
+bool ClientCore::Impl::start_attempt(Micros now) {
+    retry_at_.reset();
+    auto peer = transport_.connect(server_address_);
+    if (!peer.ok()) {
+        end(DisconnectCode::transport);
+        return false;
+    }
+    server_ = peer.value();
+    connect_started_ = now;
+    ++stats_.connect_attempts;
+    return true;
 }
 
 void ClientCore::Impl::on_event(Event&& ev) {
@@ -71,8 +105,13 @@ Status ClientCore::connect(const transport::Address& server, Micros now) {
     auto peer = m.transport_.connect(server);
     if (!peer.ok()) return peer.error();
     m.server_ = peer.value();
+    m.server_address_ = server;
     m.phase_ = ClientPhase::connecting;
     m.connect_started_ = now;
+    m.first_attempt_ = now;
+    m.retry_at_.reset();
+    m.backoff_ = Micros{250'000};
+    m.stats_.connect_attempts = 1;
     m.stats_.disconnect_code = DisconnectCode::none;
     m.slot_ = -1;
     m.has_snapshot_ = false;

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,12 @@ public:
     void quit();
     /// Ends the session with `code` (the first code given is kept).
     void end(DisconnectCode code);
+    /// A connection attempt failed before the accept (`code`: timed_out or transport): retry after the
+    /// backoff while connect_retry_for allows, else end with `code`.
+    void attempt_failed(DisconnectCode code, Micros now);
+    /// Starts one connection attempt to server_address_; false (and the session ended) if the transport
+    /// refuses at once.
+    bool start_attempt(Micros now);
     /// Takes a decoded event in: exactly-once order check, bounded queue.
     void on_event(Event&& ev);
 
@@ -59,7 +66,11 @@ public:
     ClientGameAccess& game_;
     ClientPhase phase_ = ClientPhase::idle;
     transport::PeerId server_ = transport::kInvalidPeer;
-    Micros connect_started_{};
+    transport::Address server_address_{};
+    Micros connect_started_{};        // this attempt
+    Micros first_attempt_{};          // the first attempt of this connect()
+    std::optional<Micros> retry_at_;  // connecting, between attempts: when the next one starts
+    Micros backoff_{};
     Micros last_ping_{};
     Micros last_now_{};
     bool has_now_ = false;

@@ -20,8 +20,14 @@ void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
         return;
     }
     if (ev.type == Type::disconnected) {
-        logf(config_.logger, LogLevel::info, "transport dropped the server: %s",
-             transport::disconnect_reason_name(ev.reason).data());
+        // Before the accept, a lost or unanswered connection is tried again; a refusal is an answer.
+        if (phase_ == ClientPhase::connecting && ev.reason != transport::DisconnectReason::refused) {
+            server_ = transport::kInvalidPeer;  // the transport has forgotten it already
+            attempt_failed(DisconnectCode::transport, now);
+            return;
+        }
+        logf(config_.logger, phase_ == ClientPhase::connecting ? LogLevel::info : LogLevel::warn,
+             "transport dropped the server: %s", transport::disconnect_reason_name(ev.reason).data());
         end(DisconnectCode::transport);
         return;
     }

@@ -37,10 +37,12 @@ void ClientCore::Impl::update(Micros now) {
     transport_.update(now);
     transport::TransportEvent ev;
     while (transport_.poll(ev)) on_transport_event(ev, now);
-    if (phase_ == ClientPhase::connecting && now - connect_started_ > config_.connect_timeout) {
-        if (server_ != transport::kInvalidPeer)
-            transport_.disconnect(server_, transport::DisconnectReason::local);
-        end(DisconnectCode::timed_out);
+    if (phase_ == ClientPhase::connecting) {
+        if (retry_at_) {
+            if (now >= *retry_at_) start_attempt(now);
+        } else if (now - connect_started_ > config_.connect_timeout) {
+            attempt_failed(DisconnectCode::timed_out, now);
+        }
     }
 
     // Not ticking yet: pings (empty input packets) give clock sync its first RTT samples.

@@ -82,6 +82,8 @@ Status ClientConfig::validate() const {
     if (sync_ping_interval.count <= 0)
         return Error{Errc::invalid_config, "sync_ping_interval must be positive"};
     if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be positive"};
+    if (connect_retry_for.count < 0 || connect_retry_for.count > 600'000'000)
+        return Error{Errc::invalid_config, "connect_retry_for must be 0..10 min"};
     if (connect_token.size() > auth::kMaxTokenBytes)
         return Error{Errc::invalid_config, "connect_token is longer than auth::kMaxTokenBytes"};
     sync::ClockSyncConfig c = clock_sync;

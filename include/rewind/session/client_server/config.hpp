@@ -96,7 +96,11 @@ struct ClientConfig {
         2.0;  ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
     int max_extrapolation_ticks = 2;         ///< after this much extrapolation, hold
     std::size_t correction_log_size = 1024;  ///< corrections kept for inspection (the count goes on)
-    Micros connect_timeout{5'000'000};       ///< no accept for this long: give up
+    Micros connect_timeout{5'000'000};       ///< one connection attempt waits this long for the accept
+    /// An attempt that times out or loses its transport connection before the accept is retried, after a
+    /// backoff (250 ms, doubling up to 4 s), as long as this much time has passed since the first attempt at
+    /// most; a refusal (full, unauthorized, wrong protocol) is never retried. 0: one attempt only. 0..10 min.
+    Micros connect_retry_for{20'000'000};
     int min_rtt_samples = 5;  ///< RTT samples needed before the first tick (a good first lead), 1..32
     Micros sync_ping_interval{50'000};   ///< ping spacing while syncing, before ticking starts
     int initial_extra_lead_ticks = 4;    ///< extra lead on (re)sync, eased away by clock sync, 0..30

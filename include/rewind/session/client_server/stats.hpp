@@ -146,6 +146,7 @@ struct ClientStats {
     double kbps_sent = 0.0;                 ///< transport's measured upstream rate, headers included
     double kbps_received = 0.0;             ///< transport's measured downstream rate, headers included
     DisconnectCode disconnect_code = DisconnectCode::none;  ///< why the session ended, once it has
+    std::uint64_t connect_attempts = 0;  ///< connection attempts of the last connect() (retries included)
     auth::TokenError token_error =
         auth::TokenError::none;  ///< why the server refused our token (unauthorized)
 };
