@@ -4,6 +4,7 @@
 
 #include <rewind/core/log.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -108,6 +109,7 @@ Status ClientCore::connect(const transport::Address& server, Micros now) {
     m.server_address_ = server;
     m.phase_ = ClientPhase::connecting;
     m.connect_started_ = now;
+    m.last_heard_ = now;
     m.first_attempt_ = now;
     m.retry_at_.reset();
     m.backoff_ = Micros{250'000};
@@ -126,6 +128,16 @@ void ClientCore::disconnect(Micros) { impl_->quit(); }
 
 Micros ClientCore::time_since_update(Micros now) const {
     return impl_->has_now_ ? now - impl_->last_now_ : Micros{0};
+}
+
+Micros ClientCore::server_silence(Micros now) const {
+    const Impl& m = *impl_;
+    if (m.phase_ != ClientPhase::syncing && m.phase_ != ClientPhase::playing) return Micros{0};
+    return std::max(Micros{0}, now - m.last_heard_);
+}
+
+bool ClientCore::connection_interrupted(Micros now) const {
+    return server_silence(now) > impl_->config_.interruption_notice;
 }
 
 void ClientCore::update(Micros now) { impl_->update(now); }

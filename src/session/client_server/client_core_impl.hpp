@@ -68,6 +68,7 @@ public:
     transport::PeerId server_ = transport::kInvalidPeer;
     transport::Address server_address_{};
     Micros connect_started_{};        // this attempt
+    Micros last_heard_{};             // the newest message from the server (or the connect)
     Micros first_attempt_{};          // the first attempt of this connect()
     std::optional<Micros> retry_at_;  // connecting, between attempts: when the next one starts
     Micros backoff_{};

@@ -32,6 +32,7 @@ void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
         return;
     }
     stats_.bytes_received += ev.data.size();
+    last_heard_ = now;
     on_message(ev.data, now);
 }
 

@@ -84,6 +84,8 @@ Status ClientConfig::validate() const {
     if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be positive"};
     if (connect_retry_for.count < 0 || connect_retry_for.count > 600'000'000)
         return Error{Errc::invalid_config, "connect_retry_for must be 0..10 min"};
+    if (interruption_notice.count < 50'000 || interruption_notice.count > 10'000'000)
+        return Error{Errc::invalid_config, "interruption_notice must be 50 ms..10 s"};
     if (connect_token.size() > auth::kMaxTokenBytes)
         return Error{Errc::invalid_config, "connect_token is longer than auth::kMaxTokenBytes"};
     sync::ClockSyncConfig c = clock_sync;

@@ -106,6 +106,11 @@ public:
 
     /// What the client is doing.
     [[nodiscard]] ClientPhase phase() const { return core_.phase(); }
+    /// How long the server has said nothing (no message at all) while syncing or playing; 0 otherwise.
+    [[nodiscard]] Micros server_silence(Micros now) const { return core_.server_silence(now); }
+    /// The server has been silent longer than ClientConfig::interruption_notice: remote players drawn now are
+    /// guesses, and the connection may be lost (the transport decides, after its own timeout). Show it.
+    [[nodiscard]] bool connection_interrupted(Micros now) const { return core_.connection_interrupted(now); }
     /// The slot the server gave us (-1 before the accept).
     [[nodiscard]] int slot() const { return core_.slot(); }
     /// The client's current tick (the next input it will produce is for this tick).

@@ -101,6 +101,10 @@ struct ClientConfig {
     /// backoff (250 ms, doubling up to 4 s), as long as this much time has passed since the first attempt at
     /// most; a refusal (full, unauthorized, wrong protocol) is never retried. 0: one attempt only. 0..10 min.
     Micros connect_retry_for{20'000'000};
+    /// A server silent this long while playing counts as an interrupted connection
+    /// (Client::connection_interrupted()): snapshots come 30 times a second, so 1 s is ~30 lost in a row.
+    /// 50 ms..10 s.
+    Micros interruption_notice{1'000'000};
     int min_rtt_samples = 5;  ///< RTT samples needed before the first tick (a good first lead), 1..32
     Micros sync_ping_interval{50'000};   ///< ping spacing while syncing, before ticking starts
     int initial_extra_lead_ticks = 4;    ///< extra lead on (re)sync, eased away by clock sync, 0..30

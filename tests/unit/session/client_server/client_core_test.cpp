@@ -223,3 +223,31 @@ TEST(ClientCore, EventsArriveInOrderAndAnUnpolledQueueStaysBounded) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ClientCore, ASilentServerIsAnInterruptionAfterTheNotice) {
+    Driven d;
+    ASSERT_TRUE(d.run_until_playing());
+    EXPECT_FALSE(d.client.connection_interrupted(d.now));
+    // No message from the server: silent, and after interruption_notice (1 s) interrupted.
+    Micros t = d.now;
+    for (int i = 0; i < 55; ++i) {
+        t += kFrame;
+        d.client.update(t);
+    }
+    EXPECT_NEAR(static_cast<double>(d.client.server_silence(t).count), 55.0 * kFrame.count, 1.0);
+    EXPECT_FALSE(d.client.connection_interrupted(t));  // 0.92 s
+    for (int i = 0; i < 10; ++i) {
+        t += kFrame;
+        d.client.update(t);
+    }
+    EXPECT_TRUE(d.client.connection_interrupted(t));  // 1.08 s
+    // One snapshot is word from the server: the interruption is over.
+    d.now = t;
+    d.frame();
+    EXPECT_FALSE(d.client.connection_interrupted(d.now));
+    EXPECT_LT(d.client.server_silence(d.now).count, kFrame.count * 2);
+}
+
+}  // namespace

@@ -63,6 +63,8 @@ public:
     void disconnect(Micros now);
     /// Time since the previous update() (zero before the first): how far the adapter's smoothing decays.
     [[nodiscard]] Micros time_since_update(Micros now) const;
+    [[nodiscard]] Micros server_silence(Micros now) const;
+    [[nodiscard]] bool connection_interrupted(Micros now) const;
     void update(Micros now);
     [[nodiscard]] Status send_chat(const std::string& text);
     [[nodiscard]] bool poll_event(Event& out);
