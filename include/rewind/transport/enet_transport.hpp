@@ -26,6 +26,10 @@ struct EnetConfig {
     std::size_t max_reliable_size = 65536;  ///< largest reliable message sent or accepted (ENet fragments it)
     std::size_t max_waiting_bytes = 1 << 20;  ///< received bytes ENet may buffer per peer before dropping
     std::size_t max_held_messages = 256;      ///< messages held per peer while its accept is in flight
+    /// Half-open ENet peers (connection request seen, handshake not finished) one IPv4 host may hold at once;
+    /// more requests from it are dropped until one finishes. Clients behind one NAT or one relay share it, so
+    /// a burst of them joining at once waits for ENet's resend (500 ms) past it. 1..4096.
+    std::size_t max_half_open_per_host = 8;
     bool unsequenced_unreliable =
         true;  ///< true: unreliable may arrive in any order; false: stale ones dropped
     std::uint32_t timeout_limit = 32;    ///< enet_peer_timeout: retransmission backoffs before giving up

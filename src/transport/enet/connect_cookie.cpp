@@ -18,6 +18,8 @@ void init_sodium() {
 
 }  // namespace
 
+static_assert(crypto_shorthash_KEYBYTES == 16, "ConnectCookie's key is SipHash-2-4's 16 bytes");
+
 ConnectCookie::ConnectCookie() {
     init_sodium();
     randombytes_buf(key_.data(), key_.size());
@@ -46,9 +48,11 @@ bool ConnectCookie::valid(std::uint32_t cookie, std::uint32_t host, std::uint16_
     return cookie == of(host, port, epoch) || cookie == of(host, port, epoch - 1);
 }
 
-std::uint32_t random_nonce() {
+std::uint64_t random_nonce() {
     init_sodium();
-    return randombytes_random();
+    std::uint64_t n = 0;
+    randombytes_buf(&n, sizeof n);
+    return n;
 }
 
 }  // namespace rwd::transport::enet

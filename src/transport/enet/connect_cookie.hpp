@@ -29,7 +29,7 @@ private:
     std::array<unsigned char, 16> key_{};
 };
 
-/// A random 32-bit value from the system's generator (libsodium's randombytes), for challenge nonces.
-[[nodiscard]] std::uint32_t random_nonce();
+/// A random 64-bit value from the system's generator (libsodium's randombytes), for challenge nonces.
+[[nodiscard]] std::uint64_t random_nonce();
 
 }  // namespace rwd::transport::enet

@@ -14,7 +14,10 @@ EnetTransport::Impl*& servicing_transport() {
 
 int ENET_CALLBACK EnetTransport::Impl::intercept(ENetHost* host, ENetEvent* /*event*/) {
     Impl* self = servicing_transport();
-    if (self == nullptr || self->host_ != host) return 0;
+    if (self == nullptr || self->host_ != host) {
+        // Not inside our own update() (no path does this today): a connection request still gets no slot.
+        return enet::connect_data({host->receivedData, host->receivedDataLength}) ? 1 : 0;
+    }
     ++self->counters_.datagrams_received;
     const std::span<const std::uint8_t> d(host->receivedData, host->receivedDataLength);
     const ENetAddress& from = host->receivedAddress;
@@ -27,7 +30,7 @@ int ENET_CALLBACK EnetTransport::Impl::intercept(ENetHost* host, ENetEvent* /*ev
             ++self->counters_.connects_unverified;
             return 1;
         }
-        if (self->half_open(from.host) >= kMaxHalfOpenPerHost) {
+        if (self->half_open(from.host) >= self->config_.max_half_open_per_host) {
             ++self->counters_.connects_half_open_limited;
             return 1;
         }
@@ -52,8 +55,8 @@ bool EnetTransport::Impl::challenge_datagram(const ENetAddress& from, std::span<
         return true;
     }
     if (const auto answer = enet::parse_challenge_answer(d)) {
-        if (Peer* p = challenging(from, answer->second); p != nullptr && !p->cookie)
-            p->cookie = answer->first;
+        if (Peer* p = challenging(from, answer->nonce); p != nullptr && !p->cookie)
+            p->cookie = answer->cookie;
         else
             ++counters_.datagrams_ignored;  // late, repeated, or not for a request of ours
         return true;
@@ -75,11 +78,12 @@ void EnetTransport::Impl::send_raw(const ENetAddress& to, std::span<const std::u
     ENetBuffer buffer;
     buffer.data = const_cast<std::uint8_t*>(d.data());  // ENet's buffer type is not const; it only reads
     buffer.dataLength = d.size();
-    (void)enet_socket_send(host_->socket, &to, &buffer, 1);  // a lost one is asked for again
+    if (enet_socket_send(host_->socket, &to, &buffer, 1) > 0)  // a lost one is asked for again
+        counters_.bytes_sent += d.size();
 }
 
-int EnetTransport::Impl::half_open(std::uint32_t host) const {
-    int n = 0;
+std::size_t EnetTransport::Impl::half_open(std::uint32_t host) const {
+    std::size_t n = 0;
     for (std::size_t i = 0; i < host_->peerCount; ++i) {
         const ENetPeer& p = host_->peers[i];
         const bool handshaking = p.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT ||
@@ -90,7 +94,17 @@ int EnetTransport::Impl::half_open(std::uint32_t host) const {
     return n;
 }
 
-EnetTransport::Impl::Peer* EnetTransport::Impl::challenging(const ENetAddress& from, std::uint32_t nonce) {
+void EnetTransport::Impl::time_out_half_open() {
+    // ENet gives a new incoming peer its default timeouts (up to 30 s); an unfinished handshake gets ours.
+    for (std::size_t i = 0; i < host_->peerCount; ++i) {
+        ENetPeer& p = host_->peers[i];
+        if (p.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT && p.data == nullptr &&
+            p.timeoutMaximum != static_cast<enet_uint32>(config_.timeout_maximum.count / 1000))
+            apply_timeouts(&p);
+    }
+}
+
+EnetTransport::Impl::Peer* EnetTransport::Impl::challenging(const ENetAddress& from, std::uint64_t nonce) {
     for (auto& [id, p] : peers_)
         if (p.enet == nullptr && p.nonce == nonce && p.address.host == from.host &&
             p.address.port == from.port)

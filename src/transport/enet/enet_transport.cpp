@@ -39,6 +39,8 @@ Status EnetConfig::validate() const {
         return Error{Errc::invalid_config, "max_waiting_bytes must hold one max_reliable_size message"};
     }
     if (max_held_messages < 1) return Error{Errc::invalid_config, "max_held_messages must be >= 1"};
+    if (max_half_open_per_host < 1 || max_half_open_per_host > 4096)
+        return Error{Errc::invalid_config, "max_half_open_per_host must be in [1, 4096]"};
     if (timeout_limit < 1) return Error{Errc::invalid_config, "timeout_limit must be >= 1"};
     if (timeout_minimum.count < 1000 || timeout_maximum < timeout_minimum) {
         return Error{Errc::invalid_config, "need 1 ms <= timeout_minimum <= timeout_maximum"};
@@ -222,7 +224,8 @@ void EnetTransport::Impl::update(Micros now) {
                 break;
         }
     }
-    advance_challenges();    // cookies that came in this update start ENet's handshake now
+    advance_challenges();  // cookies that came in this update start ENet's handshake now
+    time_out_half_open();
     enet_host_flush(host_);  // accepts and refusals queued while handling events go out now
     absorb_totals();
     for (auto& [id, p] : peers_) p.rate.sample(now_, p.bytes_out, p.bytes_in, config_.rate_window);
@@ -230,6 +233,7 @@ void EnetTransport::Impl::update(Micros now) {
 
 void EnetTransport::Impl::refuse(ENetPeer* p, std::uint64_t& counter) {
     ++counter;
+    apply_timeouts(p);  // a refused peer that never acks the goodbye is gone after our timeout, not ENet's
     p->data = nullptr;
     enet_peer_disconnect(p, enet::disconnect_code(DisconnectReason::refused));
 }

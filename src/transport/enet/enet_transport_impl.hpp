@@ -29,9 +29,6 @@ inline constexpr std::size_t kSpareSlots = 4;
 inline constexpr enet_uint32 kMinLossSamples = 16;
 /// A connecting side repeats its challenge request this often until it has a cookie (requests are lost too).
 inline constexpr Micros kChallengeRetry{250'000};
-/// Half-open ENet peers (connect seen, handshake not finished) one IPv4 host may hold at once: a host that
-/// passed the cookie check still cannot take every slot.
-inline constexpr int kMaxHalfOpenPerHost = 4;
 
 }  // namespace enet
 
@@ -46,7 +43,7 @@ public:
         bool outgoing = false;
         State state = State::connecting;
         // Outgoing, before ENet's CONNECT: the challenge this side sent and what came back.
-        std::uint32_t nonce = 0;
+        std::uint64_t nonce = 0;
         std::optional<std::uint32_t> cookie;
         std::optional<Micros> give_up;  // set by the first update() after connect(): its clock, not ours
         Micros next_request{};
@@ -81,8 +78,9 @@ private:
     static int ENET_CALLBACK intercept(ENetHost* host, ENetEvent* event);
     bool challenge_datagram(const ENetAddress& from, std::span<const std::uint8_t> d);
     void send_raw(const ENetAddress& to, std::span<const std::uint8_t> d);
-    [[nodiscard]] int half_open(std::uint32_t host) const;
-    Peer* challenging(const ENetAddress& from, std::uint32_t nonce);
+    [[nodiscard]] std::size_t half_open(std::uint32_t host) const;
+    void time_out_half_open();
+    Peer* challenging(const ENetAddress& from, std::uint64_t nonce);
     void advance_challenges();
 
     Peer* find(PeerId id);

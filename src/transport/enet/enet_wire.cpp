@@ -53,6 +53,15 @@ std::uint32_t get32(const std::uint8_t* at) {
            static_cast<std::uint32_t>(at[2]) << 8 | static_cast<std::uint32_t>(at[3]);
 }
 
+void put64(std::uint8_t* at, std::uint64_t v) {
+    put32(at, static_cast<std::uint32_t>(v >> 32));
+    put32(at + 4, static_cast<std::uint32_t>(v));
+}
+
+std::uint64_t get64(const std::uint8_t* at) {
+    return static_cast<std::uint64_t>(get32(at)) << 32 | get32(at + 4);
+}
+
 bool opens_with(std::span<const std::uint8_t> d, const std::array<std::uint8_t, 4>& magic) {
     return d.size() >= magic.size() && std::equal(magic.begin(), magic.end(), d.begin());
 }
@@ -60,44 +69,42 @@ bool opens_with(std::span<const std::uint8_t> d, const std::array<std::uint8_t, 
 }  // namespace
 
 std::array<std::uint8_t, kChallengeRequestBytes> challenge_request(std::uint32_t protocol_id,
-                                                                   std::uint32_t nonce) {
+                                                                   std::uint64_t nonce) {
     std::array<std::uint8_t, kChallengeRequestBytes> d{};
     std::copy(kRequestMagic.begin(), kRequestMagic.end(), d.begin());
     put32(d.data() + 4, protocol_id);
-    put32(d.data() + 8, nonce);
-    return d;  // bytes 12..15 stay zero
-}
-
-std::array<std::uint8_t, kChallengeAnswerBytes> challenge_answer(std::uint32_t cookie, std::uint32_t nonce) {
-    std::array<std::uint8_t, kChallengeAnswerBytes> d{};
-    std::copy(kAnswerMagic.begin(), kAnswerMagic.end(), d.begin());
-    put32(d.data() + 4, cookie);
-    put32(d.data() + 8, nonce);
+    put64(d.data() + 8, nonce);
     return d;
 }
 
-std::array<std::uint8_t, kChallengeRefusalBytes> challenge_refusal(std::uint32_t nonce) {
+std::array<std::uint8_t, kChallengeAnswerBytes> challenge_answer(std::uint32_t cookie, std::uint64_t nonce) {
+    std::array<std::uint8_t, kChallengeAnswerBytes> d{};
+    std::copy(kAnswerMagic.begin(), kAnswerMagic.end(), d.begin());
+    put32(d.data() + 4, cookie);
+    put64(d.data() + 8, nonce);
+    return d;
+}
+
+std::array<std::uint8_t, kChallengeRefusalBytes> challenge_refusal(std::uint64_t nonce) {
     std::array<std::uint8_t, kChallengeRefusalBytes> d{};
     std::copy(kRefusalMagic.begin(), kRefusalMagic.end(), d.begin());
-    put32(d.data() + 4, nonce);
+    put64(d.data() + 4, nonce);
     return d;
 }
 
 std::optional<ChallengeRequest> parse_challenge_request(std::span<const std::uint8_t> d) {
     if (d.size() != kChallengeRequestBytes || !opens_with(d, kRequestMagic)) return std::nullopt;
-    if (get32(d.data() + 12) != 0) return std::nullopt;
-    return ChallengeRequest{get32(d.data() + 4), get32(d.data() + 8)};
+    return ChallengeRequest{get32(d.data() + 4), get64(d.data() + 8)};
 }
 
-std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_challenge_answer(
-    std::span<const std::uint8_t> d) {
+std::optional<ChallengeAnswer> parse_challenge_answer(std::span<const std::uint8_t> d) {
     if (d.size() != kChallengeAnswerBytes || !opens_with(d, kAnswerMagic)) return std::nullopt;
-    return std::pair{get32(d.data() + 4), get32(d.data() + 8)};
+    return ChallengeAnswer{get32(d.data() + 4), get64(d.data() + 8)};
 }
 
-std::optional<std::uint32_t> parse_challenge_refusal(std::span<const std::uint8_t> d) {
+std::optional<std::uint64_t> parse_challenge_refusal(std::span<const std::uint8_t> d) {
     if (d.size() != kChallengeRefusalBytes || !opens_with(d, kRefusalMagic)) return std::nullopt;
-    return get32(d.data() + 4);
+    return get64(d.data() + 4);
 }
 
 std::optional<std::uint32_t> connect_data(std::span<const std::uint8_t> d) {

@@ -29,35 +29,40 @@ inline constexpr std::uint32_t kProtocolId = 0x52574E02u;
 /// Before ENet's CONNECT, outside ENet (raw datagrams on the same socket), the connecting side asks for a
 /// cookie and ENet's CONNECT then carries it as its `data`; a CONNECT without a valid cookie for its address
 /// is dropped before ENet gives it a peer slot, so datagrams from spoofed or silent addresses never hold a
-/// half-open slot. Request: "RWCQ", protocol id, nonce (big-endian), 4 zero bytes (16 bytes: an answer is
-/// never larger than what asked for it). Answer: "RWCA", cookie, nonce (12 bytes). Refusal (wrong protocol):
-/// "RWCX", nonce (8 bytes). The nonce is the requester's random value: a spoofed answer or refusal that does
-/// not echo it is ignored. Read as an ENet header, 'R' (0x52) sets ENet's compression flag, which rewind's
-/// hosts never use, so these can never be mistaken for rewind's ENet traffic.
+/// half-open slot. Request: "RWCQ", protocol id, 64-bit nonce (16 bytes, integers big-endian). Answer:
+/// "RWCA", cookie, the nonce (16 bytes: never more than what asked for it). Refusal (wrong protocol, or a
+/// side that accepts no connections): "RWCX", the nonce (12 bytes). The nonce is the requester's random
+/// value: an answer or refusal that does not echo it is ignored. Read as an ENet header, 'R' (0x52) sets
+/// ENet's compression flag, which rewind's hosts never use, so these can never be mistaken for rewind's ENet
+/// traffic.
 inline constexpr std::size_t kChallengeRequestBytes = 16;
-inline constexpr std::size_t kChallengeAnswerBytes = 12;
-inline constexpr std::size_t kChallengeRefusalBytes = 8;
+inline constexpr std::size_t kChallengeAnswerBytes = 16;
+inline constexpr std::size_t kChallengeRefusalBytes = 12;
 
 /// A parsed challenge request.
 struct ChallengeRequest {
     std::uint32_t protocol_id = 0;
-    std::uint32_t nonce = 0;
+    std::uint64_t nonce = 0;
+};
+/// A parsed challenge answer.
+struct ChallengeAnswer {
+    std::uint32_t cookie = 0;
+    std::uint64_t nonce = 0;
 };
 
 /// The request datagram.
 std::array<std::uint8_t, kChallengeRequestBytes> challenge_request(std::uint32_t protocol_id,
-                                                                   std::uint32_t nonce);
+                                                                   std::uint64_t nonce);
 /// The answer datagram.
-std::array<std::uint8_t, kChallengeAnswerBytes> challenge_answer(std::uint32_t cookie, std::uint32_t nonce);
+std::array<std::uint8_t, kChallengeAnswerBytes> challenge_answer(std::uint32_t cookie, std::uint64_t nonce);
 /// The refusal datagram.
-std::array<std::uint8_t, kChallengeRefusalBytes> challenge_refusal(std::uint32_t nonce);
-/// `d` as a request, if it is exactly one (magic, length, zero padding).
+std::array<std::uint8_t, kChallengeRefusalBytes> challenge_refusal(std::uint64_t nonce);
+/// `d` as a request, if it is exactly one (magic and length).
 [[nodiscard]] std::optional<ChallengeRequest> parse_challenge_request(std::span<const std::uint8_t> d);
-/// `d` as an answer (cookie, nonce), if it is exactly one.
-[[nodiscard]] std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_challenge_answer(
-    std::span<const std::uint8_t> d);
+/// `d` as an answer, if it is exactly one.
+[[nodiscard]] std::optional<ChallengeAnswer> parse_challenge_answer(std::span<const std::uint8_t> d);
 /// `d` as a refusal (its nonce), if it is exactly one.
-[[nodiscard]] std::optional<std::uint32_t> parse_challenge_refusal(std::span<const std::uint8_t> d);
+[[nodiscard]] std::optional<std::uint64_t> parse_challenge_refusal(std::span<const std::uint8_t> d);
 /// The `data` of the CONNECT command that opens `d`, if `d` is a datagram to no peer that ENet would read
 /// as a connection request (its first command must be CONNECT, whole).
 [[nodiscard]] std::optional<std::uint32_t> connect_data(std::span<const std::uint8_t> d);

@@ -1,8 +1,10 @@
 // EnetTransport's challenge before ENet's CONNECT, over real loopback UDP: a CONNECT without a cookie for its
 // address never takes a peer slot, so floods of them (from several addresses, at 5/s and at 1000/s) and a
-// host that got a real cookie cannot lock honest clients out; a wrong protocol is refused at the challenge.
+// host that got a real cookie cannot lock honest clients out; cookies are bound to address, port and epoch;
+// a wrong protocol is refused at the challenge.
 #include "enet_harness.hpp"
 
+#include "transport/enet/connect_cookie.hpp"
 #include "transport/enet/enet_wire.hpp"
 
 #include <rewind/core/rng.hpp>
@@ -85,25 +87,54 @@ std::vector<std::uint8_t> connect_datagram(std::uint32_t data, std::uint32_t con
     return d;
 }
 
+/// The same CONNECT with a 2-byte header (no sent time), as ENet also accepts.
+std::vector<std::uint8_t> short_header(std::vector<std::uint8_t> d) {
+    d.erase(d.begin() + 2, d.begin() + 4);
+    d[0] &= static_cast<std::uint8_t>(~(ENET_PROTOCOL_HEADER_FLAG_SENT_TIME >> 8));
+    return d;
+}
+
 TEST(EnetChallengeTest, TheWireHelpersRoundTripAndRefuseLookAlikes) {
-    const auto req = enet::challenge_request(enet::kProtocolId, 0xA1B2C3D4u);
+    const auto req = enet::challenge_request(enet::kProtocolId, 0xA1B2C3D4E5F60718u);
     const auto parsed = enet::parse_challenge_request(req);
     ASSERT_TRUE(parsed);
     EXPECT_EQ(parsed->protocol_id, enet::kProtocolId);
-    EXPECT_EQ(parsed->nonce, 0xA1B2C3D4u);
-    auto padded = req;
-    padded[15] = 1;  // the padding must be zero
-    EXPECT_FALSE(enet::parse_challenge_request(padded));
+    EXPECT_EQ(parsed->nonce, 0xA1B2C3D4E5F60718u);
     EXPECT_FALSE(enet::parse_challenge_request(std::span(req).first(15)));
-    const auto answer = enet::challenge_answer(7, 9);
-    EXPECT_EQ(enet::parse_challenge_answer(answer), (std::pair<std::uint32_t, std::uint32_t>{7, 9}));
-    EXPECT_FALSE(enet::parse_challenge_answer(req));
+    const auto answer = enet::parse_challenge_answer(enet::challenge_answer(7, 9));
+    ASSERT_TRUE(answer);
+    EXPECT_EQ(answer->cookie, 7u);
+    EXPECT_EQ(answer->nonce, 9u);
+    EXPECT_FALSE(enet::parse_challenge_answer(req));  // same length, other magic
     EXPECT_EQ(enet::parse_challenge_refusal(enet::challenge_refusal(5)), 5u);
-    EXPECT_FALSE(enet::parse_challenge_refusal(answer));
+    EXPECT_FALSE(enet::parse_challenge_refusal(req));
     const auto c = connect_datagram(0xDEADBEEFu, 3);
     EXPECT_EQ(enet::connect_data(c), 0xDEADBEEFu);
+    EXPECT_EQ(enet::connect_data(short_header(c)), 0xDEADBEEFu);         // ENet reads this one too
     EXPECT_FALSE(enet::connect_data(std::span(c).first(c.size() - 1)));  // a CONNECT cut short
     EXPECT_FALSE(enet::connect_data(req));
+    auto to_peer = c;
+    to_peer[1] = 0x05;  // addressed to peer 0x?05, not to no peer: ENet would not read a CONNECT from it
+    EXPECT_FALSE(enet::connect_data(to_peer));
+    auto compressed = c;
+    compressed[0] |= static_cast<std::uint8_t>(ENET_PROTOCOL_HEADER_FLAG_COMPRESSED >> 8);
+    EXPECT_FALSE(enet::connect_data(compressed));  // ENet drops it (no compressor)
+    auto not_first = c;
+    not_first[4] = ENET_PROTOCOL_COMMAND_PING;  // ENet rejects a datagram to no peer that opens otherwise
+    EXPECT_FALSE(enet::connect_data(not_first));
+}
+
+TEST(EnetChallengeTest, ACookieIsForOneAddressAndPortAndLastsOneToTwoEpochs) {
+    const enet::ConnectCookie cookies;
+    const Micros t{123'456'789};
+    const std::uint32_t host = 0x0100007Fu;  // 127.0.0.1 as ENet keeps it
+    const std::uint32_t c = cookies.make(host, 5000, t);
+    EXPECT_TRUE(cookies.valid(c, host, 5000, t));
+    EXPECT_TRUE(cookies.valid(c, host, 5000, t + enet::ConnectCookie::kEpoch));  // the next epoch still
+    EXPECT_FALSE(cookies.valid(c, host, 5000, t + enet::ConnectCookie::kEpoch * 2));
+    EXPECT_FALSE(cookies.valid(c, host, 5001, t));            // another port
+    EXPECT_FALSE(cookies.valid(c, 0x0200007Fu, 5000, t));     // another host
+    EXPECT_NE(enet::ConnectCookie{}.make(host, 5000, t), c);  // another key (2^-32 to be equal by chance)
 }
 
 TEST(EnetChallengeTest, APlainEnetConnectWithoutACookieNeverGetsASlot) {
@@ -139,7 +170,7 @@ TEST(EnetChallengeTest, AWrongProtocolIsRefusedAtTheChallenge) {
     RawSocket s("127.0.0.1");
     ASSERT_GE(s.fd, 0);
     s.send(server.port(), enet::challenge_request(0x12345678u, 77));
-    std::optional<std::uint32_t> refused;
+    std::optional<std::uint64_t> refused;
     ASSERT_TRUE(pump_until({&server}, [&] {
         if (auto d = s.receive()) refused = enet::parse_challenge_refusal(*d);
         return refused.has_value();
@@ -189,7 +220,9 @@ void flood_while_clients_join(int per_second, std::chrono::milliseconds span, st
                 c.transport->update(now);
                 TransportEvent e;
                 while (c.transport->poll(e)) c.events.push_back(std::move(e));
-                if (c.count(Type::connected) == 0 && now - asked[i] > Micros{1'000'000}) late = true;
+                // Without the challenge they wait for ever (the slots stay half-open for ENet's timeout);
+                // with it, a few ms on loopback: 2 s is room for a loaded machine, not for a lock-out.
+                if (c.count(Type::connected) == 0 && now - asked[i] > Micros{2'000'000}) late = true;
             }
             return now >= end && !clients.empty() &&
                    std::all_of(clients.begin(), clients.end(),
@@ -205,10 +238,12 @@ void flood_while_clients_join(int per_second, std::chrono::milliseconds span, st
         per_second, static_cast<unsigned long long>(flood),
         static_cast<unsigned long long>(server.transport->counters().connects_unverified), joined,
         clients.size());
-    EXPECT_FALSE(late) << "an honest client waited more than 1 s";
+    EXPECT_FALSE(late) << "an honest client waited more than 2 s";
     EXPECT_EQ(joined, clients.size());
     EXPECT_EQ(clients.size(), honest);
-    EXPECT_EQ(server.transport->counters().connects_unverified, flood);
+    // Every one that arrived was dropped (on a loaded machine a burst may overflow the socket buffer first).
+    EXPECT_LE(server.transport->counters().connects_unverified, flood);
+    EXPECT_GE(server.transport->counters().connects_unverified, flood * 9 / 10);
     EXPECT_EQ(server.transport->peer_count(), clients.size());
 }
 
@@ -221,26 +256,27 @@ TEST(EnetChallengeTest, AFastConnectFloodFromSeveralAddressesLocksNobodyOut) {
     flood_while_clients_join(1000, std::chrono::milliseconds(2000), 16, 9, Micros{200'000});
 }
 
-TEST(EnetChallengeTest, AHostWithARealCookieHoldsAtMostFourHalfOpenSlots) {
+TEST(EnetChallengeTest, AHostWithARealCookieHoldsAtMostItsHalfOpenSlots) {
     EnetNode server{make_endpoint(server_config(8)), {}};
     ASSERT_TRUE(server.transport);
     RawSocket s("127.0.0.6");
     ASSERT_GE(s.fd, 0);
     s.send(server.port(), enet::challenge_request(enet::kProtocolId, 1));
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> answer;
+    std::optional<enet::ChallengeAnswer> answer;
     ASSERT_TRUE(pump_until({&server}, [&] {
         if (auto d = s.receive()) answer = enet::parse_challenge_answer(*d);
         return answer.has_value();
     }));
     // Many CONNECTs with the real cookie, each a new connection id: a new ENet peer each, never answered.
-    for (std::uint32_t id = 1; id <= 40; ++id) s.send(server.port(), connect_datagram(answer->first, id));
+    for (std::uint32_t id = 1; id <= 40; ++id) s.send(server.port(), connect_datagram(answer->cookie, id));
     pump_for({&server}, std::chrono::milliseconds(300));
-    EXPECT_GE(server.transport->counters().connects_half_open_limited, 30u);
+    // The first max_half_open_per_host (8) take a half-open slot each; the other 32 are dropped.
+    EXPECT_EQ(server.transport->counters().connects_half_open_limited, 32u);
     // The cookie of one address is worth nothing from another.
     RawSocket other("127.0.0.7");
     ASSERT_GE(other.fd, 0);
     const std::uint64_t before = server.transport->counters().connects_unverified;
-    other.send(server.port(), connect_datagram(answer->first, 99));
+    other.send(server.port(), connect_datagram(answer->cookie, 99));
     pump_for({&server}, std::chrono::milliseconds(100));
     EXPECT_EQ(server.transport->counters().connects_unverified, before + 1);
     // An honest client still joins at once.
@@ -249,6 +285,72 @@ TEST(EnetChallengeTest, AHostWithARealCookieHoldsAtMostFourHalfOpenSlots) {
     EXPECT_TRUE(pump_until(
         {&server, &client}, [&] { return client.count(Type::connected) == 1; },
         std::chrono::milliseconds(1000)));
+}
+
+TEST(EnetChallengeTest, TheConnectingSideTakesOnlyTheAnswerToItsOwnRequest) {
+    // The "server" is a raw socket: it sees the client's requests and answers them by hand.
+    RawSocket server("127.0.0.1");
+    ASSERT_GE(server.fd, 0);
+    sockaddr_in local{};
+    socklen_t len = sizeof local;
+    ASSERT_EQ(::getsockname(server.fd, reinterpret_cast<sockaddr*>(&local), &len), 0);
+    EnetNode client{make_endpoint(client_config()), {}};
+    ASSERT_TRUE(client.transport->connect(loopback(ntohs(local.sin_port))).ok());
+    std::optional<enet::ChallengeRequest> request;
+    sockaddr_in from{};
+    auto read = [&]() -> std::optional<std::vector<std::uint8_t>> {
+        std::vector<std::uint8_t> buf(2048);
+        socklen_t fl = sizeof from;
+        const ssize_t n =
+            ::recvfrom(server.fd, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&from), &fl);
+        if (n < 0) return std::nullopt;
+        buf.resize(static_cast<std::size_t>(n));
+        return buf;
+    };
+    auto reply = [&](std::span<const std::uint8_t> d) {
+        (void)::sendto(server.fd, d.data(), d.size(), 0, reinterpret_cast<const sockaddr*>(&from),
+                       sizeof from);
+    };
+    ASSERT_TRUE(pump_until({&client}, [&] {
+        if (auto d = read()) request = enet::parse_challenge_request(*d);
+        return request.has_value();
+    }));
+    EXPECT_EQ(request->protocol_id, enet::kProtocolId);
+    // An answer that does not echo the nonce (a guess by someone else) is ignored: no CONNECT follows.
+    reply(enet::challenge_answer(1111, request->nonce + 1));
+    bool connected_early = false;
+    pump_until(
+        {&client}, [] { return false; }, std::chrono::milliseconds(400),
+        [&] {
+            if (auto d = read()) connected_early |= enet::connect_data(*d).has_value();
+        });
+    EXPECT_FALSE(connected_early);
+    // The real answer: ENet's CONNECT follows, carrying that cookie.
+    reply(enet::challenge_answer(2222, request->nonce));
+    std::optional<std::uint32_t> data;
+    ASSERT_TRUE(pump_until({&client}, [&] {
+        if (auto d = read()) data = enet::connect_data(*d);
+        return data.has_value();
+    }));
+    EXPECT_EQ(*data, 2222u);
+}
+
+TEST(EnetChallengeTest, DisconnectingWhileAskingForACookieEndsTheAttempt) {
+    RawSocket silent("127.0.0.1");  // answers nothing
+    ASSERT_GE(silent.fd, 0);
+    sockaddr_in local{};
+    socklen_t len = sizeof local;
+    ASSERT_EQ(::getsockname(silent.fd, reinterpret_cast<sockaddr*>(&local), &len), 0);
+    EnetNode client{make_endpoint(client_config()), {}};
+    auto id = client.transport->connect(loopback(ntohs(local.sin_port)));
+    ASSERT_TRUE(id.ok());
+    pump_for({&client}, std::chrono::milliseconds(50));
+    client.transport->disconnect(id.value(), DisconnectReason::local);
+    pump_for({&client}, std::chrono::milliseconds(50));
+    ASSERT_EQ(client.count(Type::disconnected), 1u);
+    EXPECT_EQ(client.of(Type::disconnected)[0].reason, DisconnectReason::local);
+    EXPECT_EQ(client.transport->peer_count(), 0u);
+    EXPECT_EQ(client.count(Type::connected), 0u);
 }
 
 }  // namespace
