@@ -239,6 +239,14 @@ void EnetTransport::Impl::refuse(ENetPeer* p, std::uint64_t& counter) {
 }
 
 void EnetTransport::Impl::on_connect(const ENetEvent& ev) {
+    // ENet's packet throttle drops unreliable sends at random whenever one RTT sample exceeds the last
+    // interval's by twice its variance: on a jittery link it threw away whole seconds of snapshots. rewind
+    // paces its own traffic (snapshot rate and byte budget), so the throttle is pinned open on every peer,
+    // after the handshake that set it from the remote's values.
+    ev.peer->packetThrottle = ENET_PEER_PACKET_THROTTLE_SCALE;
+    ev.peer->packetThrottleLimit = ENET_PEER_PACKET_THROTTLE_SCALE;
+    ev.peer->packetThrottleAcceleration = 0;
+    ev.peer->packetThrottleDeceleration = 0;
     if (Peer* p = find(ev.peer); p != nullptr && p->outgoing) {
         p->state = State::awaiting_accept;  // ENet is connected; rewind waits for the accept
         return;
