@@ -67,12 +67,13 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
         dl->AddCircle(c, r, col(colour, 90), 20, 1.5f);
         return;
     }
-    dl->AddCircleFilled(c, r, col(colour), 24);
+    const int alpha = stale_ && !own ? 80 : 255;
+    dl->AddCircleFilled(c, r, col(colour, alpha), 24);
     const double a = aim_radians(e.aim);
     const float len = r * 2.2f;
     dl->AddLine(
         c, ImVec2(c.x + static_cast<float>(std::cos(a)) * len, c.y - static_cast<float>(std::sin(a)) * len),
-        col(colour), 2.0f);
+        col(colour, alpha), 2.0f);
     const float w = r * 2.4f;
     const float h = std::max(3.0f, r * 0.35f);
     const ImVec2 bar(c.x - w * 0.5f, c.y - r - h - 4.0f);

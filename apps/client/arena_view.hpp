@@ -41,6 +41,8 @@ public:
         out = own_screen_;
         return has_own_;
     }
+    /// Whether remote players are drawn faded (their positions are guesses: the server has been silent).
+    void set_stale(bool stale) { stale_ = stale; }
     /// Pixels per metre at the current layout.
     [[nodiscard]] float pixels_per_metre() const { return scale_ * 1024.0f; }
 
@@ -59,6 +61,7 @@ private:
     std::vector<Tracer> tracers_;
     ImVec2 own_screen_{};
     bool has_own_ = false;
+    bool stale_ = false;
 };
 
 }  // namespace apps

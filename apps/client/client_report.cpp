@@ -43,6 +43,9 @@ std::string client_report_json(const NetPlayer& player, double played_s) {
     j["played_s"] = played_s;
     j["snapshots_received"] = s.snapshots_received;
     j["snapshots_stale"] = s.snapshots_stale;
+    j["snapshots_unknown_baseline"] = s.snapshots_unknown_baseline;
+    j["transport_messages_dropped"] = player.udp().counters().messages_dropped;
+    j["transport_datagrams_ignored"] = player.udp().counters().datagrams_ignored;
     j["reconciliations"] = s.reconciliations;
     j["corrections"] = s.corrections;
     j["snaps"] = s.snaps;

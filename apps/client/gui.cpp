@@ -2,6 +2,7 @@
 #include "client/gui.hpp"
 #include "client/arena_view.hpp"
 #include "client/client_report.hpp"
+#include "client/end_screen.hpp"
 #include "client/headless.hpp"
 #include "client/hud.hpp"
 #include "client/net_player.hpp"
@@ -22,7 +23,7 @@ namespace {
 using rwd::Micros;
 
 void draw_banner(const NetPlayer& player, const ClientOptions& o) {
-    if (player.playing()) return;
+    if (player.playing() || player.ended()) return;  // the end screen says why it ended
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(
         ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
@@ -30,9 +31,9 @@ void draw_banner(const NetPlayer& player, const ClientOptions& o) {
     ImGui::Begin("status", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize);
     const auto& c = player.client();
     ImGui::Text("%s %s:%u", phase_name(c.phase()), o.server.host.c_str(), o.server.port);
-    if (player.ended())
-        ImGui::Text("disconnected: %s",
-                    rwd::client_server::disconnect_code_name(c.stats().disconnect_code).data());
+    if (c.stats().connect_attempts > 1)
+        ImGui::Text("no answer yet: attempt %llu",
+                    static_cast<unsigned long long>(c.stats().connect_attempts));
     ImGui::End();
 }
 
@@ -82,11 +83,13 @@ int run_gui(const ClientOptions& o) {
     }
     const Micros end = Micros::from_seconds(o.duration_s);
     // Save whatever shows if play never starts (or, waiting for a death, none comes).
-    const Micros screenshot_deadline{o.screenshot_dead ? 90'000'000 : 20'000'000};
+    const Micros screenshot_deadline{o.screenshot_when == "frames" ? 20'000'000 : 90'000'000};
     const Micros frame_time{8'000};  // at most ~120 frames per second
     std::vector<DrawnEntity> entities, ghosts;
     arena::Input human_input{};
     int frames_playing = 0;
+    bool was_interrupted = false;
+    bool said_end = false;
     Micros play_start{};
     bool played = false;
     bool quit = false;
@@ -108,6 +111,30 @@ int run_gui(const ClientOptions& o) {
             play_start = now;
             log.kvf(rwd::LogLevel::info, "event=playing slot=%d", player.client().slot());
         }
+        // The connection's state, said once when it changes: silent server, resumed, ended (and why).
+        const bool interrupted = player.client().connection_interrupted(now);
+        if (interrupted != was_interrupted) {
+            log.kvf(interrupted ? rwd::LogLevel::warn : rwd::LogLevel::info,
+                    "event=connection_%s silence_ms=%.0f", interrupted ? "interrupted" : "resumed",
+                    player.client().server_silence(now).millis());
+            was_interrupted = interrupted;
+        }
+        if (player.ended() && !said_end) {
+            const EndReason why = end_reason(player, played);
+            const auto c = player.client().stats().disconnect_code;
+            const bool lost = c == rwd::client_server::DisconnectCode::timed_out ||
+                              c == rwd::client_server::DisconnectCode::transport;
+            log.kvf(lost ? rwd::LogLevel::warn : rwd::LogLevel::info,
+                    "event=ended code=%s title=\"%s\" detail=\"%s\"",
+                    rwd::client_server::disconnect_code_name(c).data(), why.title.c_str(),
+                    why.detail.c_str());
+            said_end = true;
+        }
+        if (player.ended() && keys.enter) {
+            const rwd::Status s = player.reconnect(now);
+            log.kvf(rwd::LogLevel::info, "event=reconnecting ok=%d", s.ok() ? 1 : 0);
+            if (s.ok()) said_end = false;
+        }
         overlay.sample(player, now);
         for (rwd::client_server::Event ev; player.client().poll_event(ev);)
             hud.on_event(ev, player.client().slot(), now);
@@ -120,6 +147,7 @@ int run_gui(const ClientOptions& o) {
         const float right = display.x - left - 190.0f >= 300.0f ? 190.0f : 0.0f;
         view.layout(ImVec2(left, 0.0f), ImVec2(display.x - left - right, display.y));
         client_scene(player, now, toggles.ghosts, entities, ghosts);
+        view.set_stale(interrupted);  // remote players are guesses while the server is silent: drawn faded
         view.draw(ImGui::GetBackgroundDrawList(), entities, ghosts, now);
         draw_banner(player, o);
         const ImVec2 feed = overlay.draw(player, toggles, ImGui::GetIO().Framerate, left);
@@ -127,8 +155,14 @@ int run_gui(const ClientOptions& o) {
         const float feed_min_x = right > 0.0f ? display.x - right : display.x * 0.5f;
         hud.draw(ImGui::GetForegroundDrawList(), view, entities, player.client().slot(), feed, feed_min_x,
                  now);
+        draw_connection_state(ImGui::GetForegroundDrawList(), player, interrupted,
+                              player.client().server_silence(now), played, display);
         if (player.playing()) ++frames_playing;
-        const bool ready = frames_playing >= o.frames && (!o.screenshot_dead || hud.showing_death());
+        const bool shows = o.screenshot_when == "dead"          ? hud.showing_death()
+                           : o.screenshot_when == "interrupted" ? interrupted
+                           : o.screenshot_when == "ended"       ? player.ended()
+                                                                : true;
+        const bool ready = frames_playing >= o.frames && shows;
         const bool shoot = !o.screenshot.empty() && (ready || now > screenshot_deadline);
         const rwd::Status saved = window.end_frame(shoot ? o.screenshot : std::string{});
         if (shoot) {
@@ -137,9 +171,12 @@ int run_gui(const ClientOptions& o) {
             if (!saved.ok() || !ready) code = 1;
             quit = true;
         }
-        if (player.ended()) {
-            if (!o.screenshot.empty()) code = 1;
-            if (o.bot || !o.screenshot.empty()) quit = true;  // a person may want to read why
+        if (player.ended() && !(shoot && ready)) {
+            const bool waits =
+                !o.screenshot.empty() && o.screenshot_when == "ended";  // shot on the next frame
+            if (!o.screenshot.empty() && !waits) code = 1;
+            if ((o.bot && o.screenshot.empty()) || (!o.screenshot.empty() && !waits))
+                quit = true;  // a person may want to read why, and reconnect
         }
         if (o.duration_s > 0.0 && now >= end) quit = true;
         const Micros spent = clock.now() - frame_start;

@@ -84,6 +84,11 @@ void NetPlayer::update(Micros now) {
     client_->set_input(bot_input_);
 }
 
+rwd::Status NetPlayer::reconnect(Micros now) {
+    has_tick_ = false;
+    return client_->connect(config_.server, now);
+}
+
 void NetPlayer::quit(Micros now) {
     client_->disconnect(now);
     conditioned_->update(now);  // hands the goodbye to ENet and flushes it

@@ -57,6 +57,10 @@ public:
     void update(rwd::Micros now);
     /// Says goodbye (client_quit) and flushes it.
     void quit(rwd::Micros now);
+    /// After the session ended: a new connection to the same server (a fresh seat, retried as the first).
+    [[nodiscard]] rwd::Status reconnect(rwd::Micros now);
+    /// The server this player connects to.
+    [[nodiscard]] const rwd::transport::Address& server() const { return config_.server; }
 
     /// The session.
     [[nodiscard]] ArenaClient& client() { return *client_; }
@@ -66,6 +70,8 @@ public:
     [[nodiscard]] rwd::transport::ConditionedTransport& link() { return *conditioned_; }
     /// The real UDP endpoint.
     [[nodiscard]] rwd::transport::EnetTransport& udp() { return *udp_; }
+    /// The real UDP endpoint (read only).
+    [[nodiscard]] const rwd::transport::EnetTransport& udp() const { return *udp_; }
     /// The input a bot chose last (neutral for a human-driven player).
     [[nodiscard]] const arena::Input& last_bot_input() const { return bot_input_; }
     /// The measured RTT averaged over every tick played so far, in ms (0 before the first sample). Unlike

@@ -47,10 +47,13 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         ->check(CLI::NonNegativeNumber);
     app.add_option("--screenshot", o.screenshot,
                    "Save frame number --frames as a PNG to this file, then quit");
-    app.add_flag(
-        "--screenshot-dead", o.screenshot_dead,
-        "With --screenshot: wait, after --frames, for a frame on which the local player is dead and the "
-        "death message shows (gives up after 90 s with exit code 1)");
+    app.add_option(
+           "--screenshot-when", o.screenshot_when,
+           "With --screenshot: which frame after --frames to save: frames (that one), dead (the first "
+           "showing the local player dead), interrupted (the first showing the connection interrupted), "
+           "ended (the first showing the end screen); gives up after 90 s with exit code 1")
+        ->check(CLI::IsMember({"frames", "dead", "interrupted", "ended"}))
+        ->capture_default_str();
     app.add_option("--frames", o.frames, "Frames to render before the screenshot")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();

@@ -25,15 +25,16 @@ struct ClientOptions {
     double stats_interval_s = 0.0;           ///< headless: seconds between status lines (0 = none)
     std::string screenshot;                  ///< save the frame after --frames frames as PNG, then quit
     int frames = 120;                        ///< frames before the screenshot
-    bool screenshot_dead = false;            ///< ... and then the first frame showing the local player dead
-    int width = 1280;                        ///< window width
-    int height = 800;                        ///< window height
-    bool overlay = true;                     ///< show the debug overlay
-    bool ghosts = false;                     ///< draw server-authoritative positions as ghosts
-    double latency_ms = 0.0;                 ///< client-side conditioner: one-way latency, each direction
-    double jitter_ms = 0.0;                  ///< client-side conditioner: jitter, each direction
-    double loss_pct = 0.0;                   ///< client-side conditioner: loss in percent, each direction
-    std::string token;                       ///< connect token from the backend: hex, or @FILE holding hex
+    std::string screenshot_when =
+        "frames";             ///< ... or the first after them that shows: dead, interrupted, ended
+    int width = 1280;         ///< window width
+    int height = 800;         ///< window height
+    bool overlay = true;      ///< show the debug overlay
+    bool ghosts = false;      ///< draw server-authoritative positions as ghosts
+    double latency_ms = 0.0;  ///< client-side conditioner: one-way latency, each direction
+    double jitter_ms = 0.0;   ///< client-side conditioner: jitter, each direction
+    double loss_pct = 0.0;    ///< client-side conditioner: loss in percent, each direction
+    std::string token;        ///< connect token from the backend: hex, or @FILE holding hex
 
     /// The decoded --token (empty: none).
     std::vector<std::uint8_t> connect_token;

@@ -42,7 +42,9 @@ void Overlay::sample(const NetPlayer& player, rwd::Micros now) {
     rtt_.push(static_cast<float>(s.rtt.millis()));
     jitter_.push(static_cast<float>(s.jitter.millis()));
     loss_.push(static_cast<float>(s.loss * 100.0));
-    interp_depth_.push(static_cast<float>(s.interp_buffer_ticks));
+    // A depth below 0 means the render time ran past the newest snapshot (starved): shown as 0, and counted
+    // in "starved" above.
+    interp_depth_.push(static_cast<float>(std::max(0.0, s.interp_buffer_ticks)));
     corrections_.push(static_cast<float>(s.corrections_per_second));
     drift_.push(static_cast<float>(s.server_tick_drift));
     server_buffer_.push(static_cast<float>(s.server_input_buffer_depth));
@@ -142,7 +144,8 @@ ImVec2 Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps, float widt
     kbps_down_.plot("down", "%.1f kbps");
     if (ImGui::CollapsingHeader("interpolation depth per entity")) {
         for (const auto& e : c.entity_buffer_stats())
-            ImGui::Text("entity %u: %.2f ticks", e.id, e.depth_ticks);
+            ImGui::Text("entity %u: %.2f ticks%s", e.id, std::max(0.0, e.depth_ticks),
+                        e.depth_ticks < 0.0 ? " (starved)" : "");
     }
     ImGui::Checkbox("ghosts: server positions (F2)", &t.ghosts);
     draw_conditioner(player, t);

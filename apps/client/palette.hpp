@@ -26,6 +26,8 @@ inline constexpr Rgb kDeathText{255, 72,
 inline constexpr Rgb kHitMarker{255, 255,
                                 255};  ///< the cross over a player the local player hit (server-confirmed)
 inline constexpr Rgb kKillMarker{255, 60, 60};  ///< the same when the hit killed
+inline constexpr Rgb kWarnText{255, 196, 64};   ///< "connection interrupted" while the server is silent
+inline constexpr Rgb kEndText{255, 110, 70};    ///< the title of the screen shown once the session ended
 /// Remote players, by slot modulo the table size.
 inline constexpr std::array<Rgb, 6> kOthers{
     {{232, 88, 80}, {86, 150, 240}, {222, 120, 230}, {240, 200, 70}, {80, 220, 220}, {240, 140, 90}}};

@@ -56,6 +56,7 @@ WindowKeys Window::poll() {
             if (ev.key.keysym.sym == SDLK_F1) k.toggle_overlay = true;
             if (ev.key.keysym.sym == SDLK_F2) k.toggle_ghosts = true;
             if (ev.key.keysym.sym == SDLK_ESCAPE) k.quit = true;
+            if (ev.key.keysym.sym == SDLK_RETURN || ev.key.keysym.sym == SDLK_KP_ENTER) k.enter = true;
         }
     }
     return k;

@@ -20,6 +20,7 @@ struct WindowKeys {
     bool quit = false;            ///< window closed or Esc
     bool toggle_overlay = false;  ///< F1 pressed
     bool toggle_ghosts = false;   ///< F2 pressed
+    bool enter = false;           ///< Enter pressed (reconnect, once the session ended)
 };
 
 /// An SDL window with an SDL_Renderer and an ImGui context on the SDL backends. One per process.

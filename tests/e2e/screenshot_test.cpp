@@ -17,6 +17,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace e2e {
@@ -76,11 +77,12 @@ TEST(E2E, ClientShowsTheWholeArenaItsPlayerAndItsDeathAtTwoWindowSizes) {
         pngs.push_back(std::string(E2E_WORK_DIR) + "/dead_" + tag + ".png");
         std::filesystem::remove(pngs.back());
         // Both bots play the same match: each saves the first frame (after 60) on which it is dead.
-        clients.push_back(start_windowed({"xvfb-run", "-a", "-s", "-screen 0 " + tag + "x24", kClientBin,
-                                          "--connect", "127.0.0.1:" + std::to_string(server.port), "--bot",
-                                          "--screenshot", pngs.back(), "--screenshot-dead", "--frames", "60",
-                                          "--width", std::to_string(s.w), "--height", std::to_string(s.h)},
-                                         dir + "/client_" + tag + ".log"));
+        clients.push_back(
+            start_windowed({"xvfb-run", "-a", "-s", "-screen 0 " + tag + "x24", kClientBin, "--connect",
+                            "127.0.0.1:" + std::to_string(server.port), "--bot", "--screenshot", pngs.back(),
+                            "--screenshot-when", "dead", "--frames", "60", "--width", std::to_string(s.w),
+                            "--height", std::to_string(s.h)},
+                           dir + "/client_" + tag + ".log"));
     }
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         const auto code = clients[i]->wait(120s);
@@ -136,6 +138,64 @@ TEST(E2E, ClientShowsTheWholeArenaItsPlayerAndItsDeathAtTwoWindowSizes) {
     const auto server_code = server.proc->wait(10s);
     ASSERT_TRUE(server_code);
     EXPECT_EQ(*server_code, 0);
+}
+
+/// Pixels of colour `c` in the RGBA PNG at `path` (and its size), or -1 if it cannot be read.
+long long colour_pixels(const std::string& path, apps::palette::Rgb c, int& w, int& h) {
+    int comp = 0;
+    unsigned char* px = stbi_load(path.c_str(), &w, &h, &comp, 4);
+    if (px == nullptr) return -1;
+    const auto n = count_colour(px, static_cast<std::size_t>(w) * static_cast<std::size_t>(h), c);
+    stbi_image_free(px);
+    return static_cast<long long>(n);
+}
+
+TEST(E2E, ClientShowsAnInterruptedThenLostConnectionWhenTheServerIsKilled) {
+    if (!have_xvfb_run()) GTEST_SKIP() << "xvfb-run is not installed (scripts/setup.sh installs it)";
+    const std::string dir = test_dir("server_killed");
+    auto server = start_server(dir, {"--bots", "2", "--status-interval", "0"});
+    ASSERT_GT(server.port, 0);
+    const std::string interrupted_png = dir + "/interrupted.png", ended_png = dir + "/ended.png";
+    auto client = [&](const std::string& when, const std::string& png) {
+        return start_windowed(
+            {"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--connect",
+             "127.0.0.1:" + std::to_string(server.port), "--bot", "--screenshot", png, "--screenshot-when",
+             when, "--frames", "30", "--width", "1024", "--height", "640"},
+            dir + "/client_" + when + ".log");
+    };
+    auto a = client("interrupted", interrupted_png);
+    auto b = client("ended", ended_png);
+    ASSERT_TRUE(a->wait_for_line("event=playing", 30s)) << a->log();
+    ASSERT_TRUE(b->wait_for_line("event=playing", 30s)) << b->log();
+    std::this_thread::sleep_for(1s);
+    server.proc->signal(SIGKILL);  // no goodbye: the server just vanishes
+    const auto killed = std::chrono::steady_clock::now();
+
+    // Within a second or so of silence the client says so (the notice is 1 s), and draws it.
+    ASSERT_TRUE(a->wait_for_line("event=connection_interrupted", 10s)) << a->log();
+    const double noticed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+    const auto a_code = a->wait(20s);
+    ASSERT_TRUE(a_code) << a->log();
+    EXPECT_EQ(*a_code, 0) << a->log();
+    int w = 0, h = 0;
+    const long long warn = colour_pixels(interrupted_png, apps::palette::kWarnText, w, h);
+    // After the transport's timeout: the end screen, in words.
+    const auto b_code = b->wait(60s);
+    ASSERT_TRUE(b_code) << b->log();
+    EXPECT_EQ(*b_code, 0) << b->log();
+    const double ended_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+    const long long title = colour_pixels(ended_png, apps::palette::kEndText, w, h);
+    std::printf(
+        "[ measured ] server killed: 'connection interrupted' logged after %.2f s (%lld px of banner), end "
+        "screen after %.1f s (%lld px of title)\n",
+        noticed_s, warn, ended_s, title);
+    EXPECT_LT(noticed_s, 2.5) << "the interruption must show within about a second of silence";
+    EXPECT_GT(warn, 100) << "no 'connection interrupted' banner in " << interrupted_png;
+    EXPECT_NE(b->log().find("event=ended code=transport title=\"Connection lost\""), std::string::npos)
+        << b->log();
+    EXPECT_NE(b->log().find("level=warn src=client event=ended"), std::string::npos)
+        << "a lost server is a warning";
+    EXPECT_GT(title, 200) << "no end screen in " << ended_png;
 }
 
 TEST(E2E, ClientRendersTheArenaWithTheOverlayUnderXvfb) {
