@@ -66,6 +66,9 @@ void Hud::draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntit
     const float size = ImGui::GetFontSize();
     const float room = std::max(40.0f, feed_top_right.x - feed_min_x - 10.0f);
     float y = feed_top_right.y;
+    // Text widths at a shrunk size round up by a pixel or so: the clip keeps every line inside its column,
+    // off the arena's right edge.
+    dl->PushClipRect(ImVec2(feed_min_x, feed_top_right.y), ImVec2(feed_top_right.x, 1e6f), true);
     for (const Kill& k : feed_) {
         char killer[24], victim[24], line[96];
         name(killer, sizeof killer, k.killer, own_slot);
@@ -85,6 +88,7 @@ void Hud::draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntit
         dl->AddText(font, fits, at, mine ? col(palette::kOwnRing) : IM_COL32(230, 230, 230, 255), line);
         y += ts.y + 4.0f;
     }
+    dl->PopClipRect();
 
     // Death: who did it and when the player is back, over the middle of the arena.
     showing_death_ = false;
