@@ -1,7 +1,9 @@
 /// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's
-/// snapshot, a client tick whose reconciliation replays 30 ticks, and a client's rendered frame.
+/// snapshot, its Prometheus page, a client tick whose reconciliation replays 30 ticks, and a client's
+/// rendered frame.
 #include <arena/arena_game.hpp>
 
+#include <rewind/core/metrics_text.hpp>
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/server.hpp>
 
@@ -94,6 +96,29 @@ void BM_ServerTick64Clients(benchmark::State& st) {
         static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
 }
 BENCHMARK(BM_ServerTick64Clients)->Arg(30)->Arg(60)->Unit(benchmark::kMicrosecond);
+
+/// The Prometheus page of a server with 64 seated clients that have played a second (what one scrape costs
+/// the server loop).
+void BM_ServerMetricsPage64Clients(benchmark::State& st) {
+    FakeTransport t;
+    cs::Server<ArenaGame> server(t, cs::ServerConfig{}, arena::new_match(1));
+    Micros now{1'000'000};
+    for (tr::PeerId p = 1; p <= 64; ++p) {
+        t.inbox.push_back(tr::TransportEvent{tr::TransportEvent::Type::connected, p, {}, {}, {}});
+        t.deliver(p, cs::ConnectRequest{}, tr::Delivery::reliable_ordered);
+    }
+    for (int i = 0; i < 60; ++i) server.update(now += kTick);
+    std::size_t bytes = 0;
+    for (auto _ : st) {
+        rwd::MetricsText page;
+        server.write_metrics(page);
+        bytes = page.text().size();
+        benchmark::DoNotOptimize(page.text().data());
+    }
+    st.counters["seated"] = server.seated_count();
+    st.counters["page_B"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ServerMetricsPage64Clients)->Unit(benchmark::kMicrosecond);
 
 /// A client of a 64-player arena fed by hand: every snapshot acknowledges the tick 30 ticks back and echoes
 /// the newest ping (a round trip of one frame).

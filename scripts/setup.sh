@@ -8,7 +8,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libxxhash-dev libenet-dev libsodium-dev nlohmann-json3-dev libcli11-dev
   libsdl2-dev libimgui-dev libstb-dev libcairo2-dev
-  xvfb xauth chromium
+  libcpp-httplib-dev
+  xvfb xauth chromium prometheus
 )
 
 missing=()

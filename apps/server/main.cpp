@@ -43,6 +43,12 @@ int main(int argc, char** argv) {
                    "HOST:PORT the tokens must name (default 127.0.0.1:PORT, or --host:PORT)");
     app.add_option("--bot-secret-key", o.bot_secret_key_file,
                    "Backend secret key file to mint the bots' tokens with --public-key (local testing only)");
+    app.add_option("--metrics-port", o.metrics_port,
+                   "Serve Prometheus metrics at http://HOST:PORT/metrics (0 = a port the OS picks; default: "
+                   "none)")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--metrics-host", o.metrics_host, "IPv4 address the metrics page binds")
+        ->capture_default_str();
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-server")) return *code;
     if (o.tick_rate_hz !=
         arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game
@@ -69,6 +75,9 @@ int main(int argc, char** argv) {
             "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d bots=%d seed=%llu",
             server.port(), o.host.c_str(), o.max_players, o.tick_rate_hz, o.snapshot_rate_hz, o.bots,
             static_cast<unsigned long long>(o.seed));
+    if (server.metrics_port() != 0)
+        log.kvf(rwd::LogLevel::info, "event=metrics_listening port=%u host=%s path=/metrics",
+                server.metrics_port(), o.metrics_host.c_str());
     if (!server.token_address().empty())
         log.kvf(rwd::LogLevel::info, "event=tokens_required address=%s", server.token_address().c_str());
     return server.run(signals);

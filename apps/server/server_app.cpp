@@ -3,7 +3,9 @@
 
 #include <arena/state.hpp>
 
+#include <rewind/core/metrics_text.hpp>
 #include <rewind/session/auth/connect_token.hpp>
+#include <rewind/transport/enet_metrics.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -81,6 +83,11 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         }
     }
     app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(*app->udp_, sc, arena::new_match(o.seed));
+    if (o.metrics_port >= 0) {
+        auto metrics = MetricsEndpoint::create(o.metrics_host, static_cast<std::uint16_t>(o.metrics_port));
+        if (!metrics.ok()) return metrics.error();
+        app->metrics_ = std::move(metrics.value());
+    }
     return app;
 }
 
@@ -170,6 +177,19 @@ void ServerApp::status(Micros now) {
     last_tick_time_ = st.total_tick_time;
 }
 
+std::string ServerApp::metrics_page() const {
+    rwd::MetricsText page;
+    const int bots = seated_bots();
+    page.family("rewind_players", rwd::MetricType::gauge,
+                "Seated players: humans and the server's own bots.");
+    page.sample(server_->seated_count() - bots, {{"kind", "human"}});
+    page.sample(bots, {{"kind", "bot"}});
+    page.gauge("rewind_seats", "Seats of the match (--max-players).", server_->max_clients());
+    server_->write_metrics(page);
+    tr::write_metrics(page, udp_->counters());
+    return page.text();
+}
+
 void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
     // Bots leave first (they are our own), then every remaining client hears server_shutdown before the
     // socket closes: kick() sends the Disconnect reliably and closes the connection kick_linger (200 ms)
@@ -186,6 +206,7 @@ void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
     for (Micros t = clock_.now(); t < until; t = clock_.now()) {
         server_->update(t);
         for (auto& b : bots_) b->udp().update(t);
+        if (metrics_) metrics_->serve([this] { return metrics_page(); });
         (void)signals.sleep(
             Micros{5000});  // a second signal changes nothing: the goodbye is already going out
     }
@@ -204,6 +225,7 @@ int ServerApp::run(SignalWaiter& signals) {
         server_->update(now);
         for (auto& b : bots_) b->update(now);
         if (options_.bots > 0) manage_bots(now);
+        if (metrics_) metrics_->serve([this] { return metrics_page(); });
         if (status_every.count > 0 && now >= next_status) {
             status(now);
             next_status = now + status_every;

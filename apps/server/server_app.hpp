@@ -4,6 +4,7 @@
 
 #include "client/net_player.hpp"
 #include "common/app_support.hpp"
+#include "server/metrics_endpoint.hpp"
 
 #include <arena/arena_game.hpp>
 
@@ -37,6 +38,8 @@ struct ServerOptions {
     std::string public_address;  ///< HOST:PORT tokens must name (default: the bots' address, 127.0.0.1:port)
     std::string
         bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
+    int metrics_port = -1;    ///< TCP port of the Prometheus /metrics page (-1 = none, 0 = any)
+    std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
@@ -50,6 +53,8 @@ public:
     int run(SignalWaiter& signals);
     /// The port actually bound.
     [[nodiscard]] std::uint16_t port() const { return udp_->local_address().port; }
+    /// The port of the /metrics page, 0 when there is none.
+    [[nodiscard]] std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
     /// The HOST:PORT connect tokens must name; empty when tokens are not required.
     [[nodiscard]] const std::string& token_address() const { return public_address_; }
 
@@ -60,6 +65,7 @@ private:
     [[nodiscard]] int seated_bots() const;
     void status(rwd::Micros now);
     void shutdown(rwd::Micros now, SignalWaiter& signals);
+    [[nodiscard]] std::string metrics_page() const;
 
     ServerOptions options_;
     const RealClock& clock_;
@@ -67,6 +73,7 @@ private:
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
     std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
     std::vector<std::unique_ptr<NetPlayer>> bots_;
+    std::unique_ptr<MetricsEndpoint> metrics_;  // set with --metrics-port
     std::uint64_t bots_started_ = 0;
     std::optional<rwd::auth::SecretKey> bot_key_;  // mints the bots' connect tokens when tokens are required
     std::string public_address_;                   // what those tokens name

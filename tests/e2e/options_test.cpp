@@ -38,6 +38,7 @@ std::vector<BadCommandLine> cases() {
         {kRelayBin, with(relay, {"--profile", "nonsense"}), "{lan,broadband,wifi,mobile,intercontinental"},
         {kRelayBin, with(relay, {"--down-burst-len", "0"}), "--down-burst-len: 0 is not in 1..1e+06 packets"},
         {kServerBin, {"--bogus"}, "--bogus"},
+        {kServerBin, {"--metrics-port", "70000"}, "--metrics-port: Value 70000 not in range 0 to 65535"},
         {kClientBin, {"--bogus"}, "--bogus"},
         {kTokenBin, {"keygen", "--bogus"}, "--bogus"},
         {kNetdemoBin, {"--bogus"}, "--bogus"},

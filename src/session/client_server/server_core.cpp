@@ -78,6 +78,7 @@ void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
     s.phase = Phase::closing;  // keep the peer id until the linger ends so late messages are ignored
     s.peer = peer;
     s.close_at = now + config.kick_linger;
+    ++stats.kicks[static_cast<std::size_t>(code)];
     if (code == DisconnectCode::garbage) ++stats.kicked_garbage;
     if (code == DisconnectCode::cheating) ++stats.kicked_cheating;
     if (code == DisconnectCode::timed_out) ++stats.timeouts;
@@ -99,6 +100,7 @@ void ServerCore::Impl::check_timeouts(Micros now) {
             p.closing = true;
             p.close_at = now;
             ++stats.timeouts;
+            ++stats.kicks[static_cast<std::size_t>(DisconnectCode::timed_out)];
         }
         if (p.closing && now >= p.close_at) transport.disconnect(p.peer, transport::DisconnectReason::kicked);
     }
@@ -153,6 +155,7 @@ PoppedInput ServerCore::pop_input(int slot) {
         s.has_applied = true;  // from the first real input on, a missing one counts as repeated
     } else if (s.has_applied) {
         ++s.stats.inputs_repeated;
+        ++impl_->stats.inputs_repeated;
     }
     s.last_applied_tick = impl_->tick;
     const double cap = 2.0 * impl_->config.late_input_replay_ticks;  // two windows of late inputs at once
@@ -182,6 +185,7 @@ void ServerCore::late_input_replayed(int slot, Tick tick, const EncodedInput& bi
     Impl::Seat& s = impl_->seat(slot);
     s.inputs.late_input_applied(tick, bits);
     ++s.stats.inputs_replayed;
+    ++impl_->stats.inputs_replayed;
 }
 
 void ServerCore::count_replay(int ticks, bool committed) {
@@ -204,10 +208,13 @@ void ServerCore::add_violations(int slot, std::uint32_t violations) {
 
 void ServerCore::count_shot(int slot, const ShotVerdict& verdict) {
     ServerClientStats& st = impl_->seat(slot).stats;
+    ServerStats& all = impl_->stats;
     ++st.shots;
+    ++all.shots;
     if (verdict.beyond_limit || verdict.future || verdict.beyond_history) ++st.shots_rewind_clamped;
-    if (verdict.beyond_limit) ++st.shots_beyond_limit;
-    if (verdict.future) ++st.shots_future_view;
+    if (verdict.beyond_limit) ++st.shots_beyond_limit, ++all.shots_beyond_limit;
+    if (verdict.future) ++st.shots_future_view, ++all.shots_future_view;
+    if (verdict.beyond_history) ++all.shots_beyond_history;
 }
 
 std::optional<sync::RewindLimit> ServerCore::rewind_limit(int slot) {
@@ -247,6 +254,9 @@ void ServerCore::end_tick(Micros now, Micros tick_started) {
         m.stats.last_tick_time = dt;
         m.stats.max_tick_time = std::max(m.stats.max_tick_time, dt);
         m.stats.total_tick_time += dt;
+        std::size_t b = 0;
+        while (b < kTickTimeBucketMicros.size() && dt.count > kTickTimeBucketMicros[b]) ++b;
+        ++m.stats.tick_time_buckets[b];
     }
 }
 

@@ -43,6 +43,7 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
             Disconnect d{DisconnectCode::garbage};
             send(p.peer, transport::Delivery::reliable_ordered, d);
             ++stats.kicked_garbage;
+            ++stats.kicks[static_cast<std::size_t>(DisconnectCode::garbage)];
         }
         return;
     }
@@ -65,6 +66,7 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
     }
     if (refuse != DisconnectCode::none) {
         ++stats.refused;
+        ++stats.refusals[static_cast<std::size_t>(refuse)];
         if (refuse == DisconnectCode::unauthorized) ++stats.token_refusals[static_cast<std::size_t>(why)];
         Disconnect d{refuse, why};
         send(p.peer, transport::Delivery::reliable_ordered, d);

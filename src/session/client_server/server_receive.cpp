@@ -4,6 +4,8 @@
 #include <rewind/wire/message.hpp>
 #include <rewind/wire/stream.hpp>
 
+#include <algorithm>
+
 namespace rwd::client_server {
 
 void ServerCore::Impl::count_malformed(int slot, Micros now) {
@@ -121,6 +123,7 @@ void ServerCore::Impl::on_input(int slot, std::span<const std::uint8_t> data, Mi
         s.tuner.on_arrival(s.inputs.last_first_arrival_offset_ticks(), now);
     const auto& b = s.inputs.stats();
     s.stats.inputs_duplicate = b.redundant_inputs;
+    stats.inputs_late += b.late_inputs - std::min(b.late_inputs, s.stats.inputs_late);
     s.stats.inputs_late = b.late_inputs;
     s.stats.inputs_overflow = b.overflow_dropped;
     s.stats.inputs_rate_limited = b.rate_limited;

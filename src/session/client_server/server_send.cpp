@@ -97,6 +97,7 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     st.last_snapshot_bytes = buffer.size();
     st.max_snapshot_bytes = std::max(st.max_snapshot_bytes, buffer.size());
     st.snapshot_bytes_total += buffer.size();
+    stats.snapshot_bytes += buffer.size();
     st.snapshot_kbps =
         snapshot_kbps(st.snapshot_wire_bytes_total, st.snapshots_sent, config.snapshot_rate_hz);
     ++stats.snapshots_sent;

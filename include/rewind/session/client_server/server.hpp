@@ -89,6 +89,12 @@ public:
     [[nodiscard]] int slot_of(transport::PeerId peer) const { return core_.slot_of(peer); }
     /// Server-wide stats.
     [[nodiscard]] const ServerStats& stats() const { return core_.stats(); }
+    /// Appends the server's figures to `out` in the Prometheus text format: counters since the start (ticks,
+    /// tick-time histogram, snapshot bytes, late and repeated inputs, replays, shots clamped by lag
+    /// compensation, malformed messages, kicks, refusals and token refusals by reason) and gauges of the
+    /// seated clients now (RTT, input buffer depth, link rates). Serve out.text() at /metrics; names and
+    /// labels are listed in docs/DEPLOY.md.
+    void write_metrics(MetricsText& out) const { core_.write_metrics(out); }
     /// Stats of the client in `slot` (kept after it leaves until the seat is reused).
     [[nodiscard]] const ServerClientStats& client_stats(int slot) const { return core_.client_stats(slot); }
     /// The config in use.

@@ -64,7 +64,13 @@ struct ServerClientStats {
     std::uint64_t events_sent = 0;  ///< reliable events sent to it
 };
 
-/// The server as a whole.
+/// Upper bounds of ServerStats::tick_time_buckets, in microseconds (a 60 Hz tick lasts 16 667).
+inline constexpr std::array<std::int64_t, 10> kTickTimeBucketMicros{100,  250,  500,   1000,  2000,
+                                                                    4000, 8000, 16000, 33000, 66000};
+/// Number of DisconnectCode values (for per-reason counters).
+inline constexpr std::size_t kDisconnectCodeCount = 10;
+
+/// The server as a whole: counters since the start (ServerCore::write_metrics exports them for Prometheus).
 struct ServerStats {
     Tick tick{};                       ///< the next tick to simulate
     std::uint64_t ticks = 0;           ///< ticks simulated
@@ -89,6 +95,20 @@ struct ServerStats {
     Micros last_tick_time{};              ///< time the last tick took (needs ServerConfig::clock)
     Micros max_tick_time{};               ///< the slowest tick so far (needs ServerConfig::clock)
     Micros total_tick_time{};             ///< all ticks together (mean = total / ticks)
+    std::array<std::uint64_t, kTickTimeBucketMicros.size() + 1>
+        tick_time_buckets{};  ///< ticks by time taken: [i] at or under kTickTimeBucketMicros[i] (and over
+                              ///< the bound before), the last over every bound (needs ServerConfig::clock)
+    std::array<std::uint64_t, kDisconnectCodeCount>
+        kicks{};  ///< connections the server closed, by DisconnectCode (timed_out includes silent hellos)
+    std::array<std::uint64_t, kDisconnectCodeCount> refusals{};  ///< hellos refused, by DisconnectCode
+    std::uint64_t snapshot_bytes = 0;                            ///< snapshot payload bytes to all clients
+    std::uint64_t inputs_late = 0;           ///< inputs that arrived after their tick, from every seat ever
+    std::uint64_t inputs_repeated = 0;       ///< ticks a seated client's input was missing and repeated
+    std::uint64_t inputs_replayed = 0;       ///< late inputs applied after all by a replay
+    std::uint64_t shots = 0;                 ///< ticks on which a client fired
+    std::uint64_t shots_beyond_limit = 0;    ///< shots clamped to the client's rewind limit
+    std::uint64_t shots_future_view = 0;     ///< shots that claimed a view ahead of the server
+    std::uint64_t shots_beyond_history = 0;  ///< shots older than the hitbox history
 };
 
 /// One reconciliation that found the prediction wrong.

@@ -19,6 +19,10 @@
 #include <optional>
 #include <string>
 
+namespace rwd {
+class MetricsText;
+}
+
 namespace rwd::wire {
 class ReadStream;
 class WriteStream;
@@ -141,6 +145,8 @@ public:
     [[nodiscard]] int slot_of(transport::PeerId peer) const;
     /// Server-wide stats.
     [[nodiscard]] const ServerStats& stats() const;
+    /// The server's figures as Prometheus families (see Server::write_metrics).
+    void write_metrics(MetricsText& out) const;
     /// Stats of the client in `slot` (kept after it leaves until the seat is reused).
     [[nodiscard]] const ServerClientStats& client_stats(int slot) const;
     /// The config in use.

@@ -1,0 +1,85 @@
+// MetricsEndpoint: binding, the scrape handshake with the server loop, and an orderly stop.
+#include "server/metrics_endpoint.hpp"
+
+#include <httplib.h>
+
+namespace apps {
+
+MetricsEndpoint::MetricsEndpoint() : http_(std::make_unique<httplib::Server>()) {}
+
+rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std::string& host,
+                                                                      std::uint16_t port) {
+    std::unique_ptr<MetricsEndpoint> e(new MetricsEndpoint());
+    httplib::Server& http = *e->http_;
+    // One scrape at a time is plenty: Prometheus scrapes every few seconds.
+    http.new_task_queue = [] { return new httplib::ThreadPool(1); };
+    MetricsEndpoint* self = e.get();
+    http.Get("/metrics", [self](const httplib::Request&, httplib::Response& res) {
+        std::string page = self->scrape();
+        if (page.empty()) {
+            res.status = 503;
+            res.set_content("the server loop did not answer in time\n", "text/plain");
+            return;
+        }
+        res.set_content(std::move(page), "text/plain; version=0.0.4; charset=utf-8");
+    });
+    http.Get("/", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content("rewind-server: metrics at /metrics\n", "text/plain");
+    });
+    const int bound = port == 0 ? http.bind_to_any_port(host) : (http.bind_to_port(host, port) ? port : -1);
+    if (bound <= 0)
+        return rwd::Error{rwd::Errc::io_error,
+                          "cannot listen for metrics on " + host + ":" + std::to_string(port)};
+    e->port_ = static_cast<std::uint16_t>(bound);
+    e->thread_ = std::thread([self] { self->http_->listen_after_bind(); });
+    return e;
+}
+
+MetricsEndpoint::~MetricsEndpoint() {
+    http_->stop();
+    {
+        std::lock_guard lock(mutex_);
+        written_ = wanted_;  // a scrape still waiting gets the last page rather than waiting out kLoopWait
+    }
+    ready_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+std::string MetricsEndpoint::scrape() {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t ticket = ++wanted_;
+    if (!ready_.wait_for(lock, kLoopWait, [&] { return written_ >= ticket; })) {
+        ++timeouts_;
+        return {};
+    }
+    ++scrapes_;
+    return page_;
+}
+
+void MetricsEndpoint::serve(const std::function<std::string()>& write) {
+    std::uint64_t wanted = 0;
+    {
+        std::lock_guard lock(mutex_);
+        if (wanted_ == written_) return;
+        wanted = wanted_;
+    }
+    std::string page = write();  // outside the lock: the HTTP thread only waits
+    {
+        std::lock_guard lock(mutex_);
+        page_ = std::move(page);
+        written_ = wanted;
+    }
+    ready_.notify_all();
+}
+
+std::uint64_t MetricsEndpoint::scrapes() const {
+    std::lock_guard lock(mutex_);
+    return scrapes_;
+}
+
+std::uint64_t MetricsEndpoint::timeouts() const {
+    std::lock_guard lock(mutex_);
+    return timeouts_;
+}
+
+}  // namespace apps
