@@ -49,6 +49,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 65535));
     app.add_option("--metrics-host", o.metrics_host, "IPv4 address the metrics page binds")
         ->capture_default_str();
+    app.add_flag("--agones", o.agones,
+                 "Tell the Agones SDK sidecar (127.0.0.1:$AGONES_SDK_HTTP_PORT, default 9358) Ready, Health "
+                 "every 2 s, the human players, and Shutdown at the end (docs/DEPLOY.md)");
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-server")) return *code;
     if (o.tick_rate_hz !=
         arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game

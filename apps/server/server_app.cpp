@@ -190,6 +190,39 @@ std::string ServerApp::metrics_page() const {
     return page.text();
 }
 
+void ServerApp::tell_agones(Micros now) {
+    // Humans only: bots fill seats but are not the fleet's players.
+    std::vector<bool> bot(static_cast<std::size_t>(server_->max_clients()), false);
+    for (const auto& b : bots_)
+        if (const int slot = b->client().slot(); slot >= 0 && slot < server_->max_clients())
+            bot[static_cast<std::size_t>(slot)] = true;
+    agones_players_.resize(bot.size(), false);
+    agones_seated_since_.resize(bot.size(), Micros{-1});
+    for (int slot = 0; slot < server_->max_clients(); ++slot) {
+        const auto i = static_cast<std::size_t>(slot);
+        // A bot learns its slot from the server's welcome a moment after it is seated: a seat counts as a
+        // human's once it has been held for a second.
+        if (!server_->seated(slot))
+            agones_seated_since_[i] = Micros{-1};
+        else if (agones_seated_since_[i].count < 0)
+            agones_seated_since_[i] = now;
+        const bool human =
+            server_->seated(slot) && !bot[i] && now - agones_seated_since_[i] >= Micros{1'000'000};
+        if (human == agones_players_[i]) continue;
+        agones_players_[i] = human;
+        const std::string id = "slot-" + std::to_string(slot);
+        human ? agones_->player_connect(id) : agones_->player_disconnect(id);
+    }
+    if (now < next_agones_health_) return;
+    agones_->health();
+    next_agones_health_ = now + Micros{2'000'000};
+    if (!agones_failure_logged_ && agones_->failed() > 0) {
+        agones_failure_logged_ = true;
+        log_.kvf(LogLevel::warn, "event=agones_unreachable failed=%llu first=\"%s\"",
+                 static_cast<unsigned long long>(agones_->failed()), agones_->first_failure().c_str());
+    }
+}
+
 void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
     // Bots leave first (they are our own), then every remaining client hears server_shutdown before the
     // socket closes: kick() sends the Disconnect reliably and closes the connection kick_linger (200 ms)
@@ -220,12 +253,18 @@ int ServerApp::run(SignalWaiter& signals) {
     const Micros status_every = Micros::from_seconds(options_.status_interval_s);
     Micros next_status = start + status_every;
     const char* why = "duration";
+    if (options_.agones) {
+        agones_ = std::make_unique<AgonesSdk>(AgonesSdk::port_from_environment());
+        agones_->ready();
+        log_.kvf(LogLevel::info, "event=agones_ready sdk_port=%u", AgonesSdk::port_from_environment());
+    }
     for (;;) {
         const Micros now = clock_.now();
         server_->update(now);
         for (auto& b : bots_) b->update(now);
         if (options_.bots > 0) manage_bots(now);
         if (metrics_) metrics_->serve([this] { return metrics_page(); });
+        if (agones_) tell_agones(now);
         if (status_every.count > 0 && now >= next_status) {
             status(now);
             next_status = now + status_every;
@@ -238,6 +277,15 @@ int ServerApp::run(SignalWaiter& signals) {
     }
     log_.kvf(LogLevel::info, "event=stopping reason=%s", why);
     shutdown(clock_.now(), signals);
+    if (agones_) {
+        agones_->shutdown();  // the match is over: Agones deletes this GameServer
+        agones_->finish();    // sends what is queued before it returns
+        const std::uint64_t sent = agones_->sent(), failed = agones_->failed();
+        agones_.reset();
+        log_.kvf(failed ? LogLevel::warn : LogLevel::info,
+                 "event=agones_shutdown requests_sent=%llu failed=%llu",
+                 static_cast<unsigned long long>(sent), static_cast<unsigned long long>(failed));
+    }
     const auto& st = server_->stats();
     const auto c = udp_->counters();
     log_.kvf(LogLevel::info,

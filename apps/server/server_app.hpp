@@ -4,6 +4,7 @@
 
 #include "client/net_player.hpp"
 #include "common/app_support.hpp"
+#include "server/agones_sdk.hpp"
 #include "server/metrics_endpoint.hpp"
 
 #include <arena/arena_game.hpp>
@@ -40,6 +41,7 @@ struct ServerOptions {
         bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
     int metrics_port = -1;    ///< TCP port of the Prometheus /metrics page (-1 = none, 0 = any)
     std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
+    bool agones = false;  ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
@@ -66,6 +68,7 @@ private:
     void status(rwd::Micros now);
     void shutdown(rwd::Micros now, SignalWaiter& signals);
     [[nodiscard]] std::string metrics_page() const;
+    void tell_agones(rwd::Micros now);
 
     ServerOptions options_;
     const RealClock& clock_;
@@ -73,7 +76,12 @@ private:
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
     std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
     std::vector<std::unique_ptr<NetPlayer>> bots_;
-    std::unique_ptr<MetricsEndpoint> metrics_;  // set with --metrics-port
+    std::unique_ptr<MetricsEndpoint> metrics_;      // set with --metrics-port
+    std::unique_ptr<AgonesSdk> agones_;             // set with --agones
+    std::vector<bool> agones_players_;              // slots Agones was told hold a human player
+    std::vector<rwd::Micros> agones_seated_since_;  // when each seat was taken (-1: empty)
+    rwd::Micros next_agones_health_{};
+    bool agones_failure_logged_ = false;
     std::uint64_t bots_started_ = 0;
     std::optional<rwd::auth::SecretKey> bot_key_;  // mints the bots' connect tokens when tokens are required
     std::string public_address_;                   // what those tokens name
