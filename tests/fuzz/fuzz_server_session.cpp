@@ -35,7 +35,13 @@ namespace tp = rwd::transport;
 constexpr int kFakes = 6;  // more than the seats offered, so "server full" is reachable
 constexpr int kSeats = 4;
 constexpr int kMaxOps = 256;
-constexpr Micros kMaxVirtual{12'000'000};  // bounds one execution's work (timeouts are 1-2 s)
+// Bounds one execution's work: virtual time is what costs (every 4 ms the network, the server and the real
+// client update; a tick simulates the arena and codes snapshots), so the timeouts are short enough that
+// everything, timeouts included, happens within it.
+constexpr Micros kMaxVirtual{2'500'000};
+constexpr Micros kClientTimeout{600'000};
+constexpr Micros kHelloTimeout{300'000};
+constexpr Micros kMaxJump{800'000};  // a time jump: past both timeouts
 
 [[noreturn]] void fail(const char* what) {
     std::fprintf(stderr, "server invariant broken: %s\n", what);
@@ -66,8 +72,8 @@ public:
         server_ep_ = net_->listen(server_addr_, 16).value();
         cs::ServerConfig sc;
         sc.max_clients = kSeats;
-        sc.client_timeout = Micros{2'000'000};
-        sc.hello_timeout = Micros{1'000'000};
+        sc.client_timeout = kClientTimeout;
+        sc.hello_timeout = kHelloTimeout;
         sc.max_violations = in_.ConsumeBool() ? 0u : 40u;
         sc.input_buffer_cap = in_.ConsumeIntegralInRange(sc.input_buffer_tuning.max_ticks + 4, 32);
         if (!sc.validate().ok()) fail("config");
@@ -252,7 +258,7 @@ private:
                 ++messages_;
                 break;
             case 10:
-                advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, 3'000'000)});
+                advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, kMaxJump.count)});
                 break;
             case 11:
                 server_->kick(in_.ConsumeIntegralInRange(-1, kSeats), cs::DisconnectCode::cheating, now_);

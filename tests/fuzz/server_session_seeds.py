@@ -19,7 +19,7 @@ def ctor(p, seed=1, impaired=False, violations=True, cap=8):
     p.u16(seed); p.b(impaired); p.b(not violations); p.rng(1,32,cap)
 def op(p, fake, code): p.rng(0,5,fake); p.rng(0,15,code)
 def advance(p, fake, us): op(p,fake,15); p.rng(1000,100000,us)
-def jump(p, fake, us): op(p,fake,10); p.rng(4000,3000000,us)
+def jump(p, fake, us): op(p,fake,10); p.rng(4000,800000,us)
 def hello(p, fake): op(p,fake,1); p.rng(0,7,1); p.rng(0,7,1); p.rng(0,7,1)
 def inp(p, mx=0,my=0,btn=0,aim=0,vd=2,fr=0):
     p.rng(-127,127,mx); p.rng(-127,127,my); p.rng(0,15,btn); p.u16(aim); p.rng(0,63,vd); p.u16(fr)
@@ -58,7 +58,7 @@ p=P(); ctor(p); connect_all(p,3)
 for t in range(25):
     op(p,0,5); p.b(False); p.rng(0,96,8); p.front += bytes([0x7F,0xFF,0x13,0x37,0xFF,0xFF,0xFF,0x01])
     advance(p,0,5000)
-jump(p,1,2900000); jump(p,1,2900000)
+jump(p,1,700000); jump(p,1,700000)
 save('garbage_then_silence', p)
 # connect, play, transport disconnect, reconnect, hello again
 p=P(); ctor(p, impaired=True); connect_all(p,2)
@@ -66,7 +66,7 @@ input_packet(p,0); advance(p,0,100000); op(p,0,8); advance(p,0,100000); op(p,0,0
 save('reconnect_impaired', p)
 # the real client joins and plays while a fake floods
 p=P(); ctor(p); op(p,0,12); p.rng(0,0,0)
-for t in range(40): advance(p,0,50000)
+for t in range(30): advance(p,0,50000)
 op(p,0,12); inp(p,mx=90,btn=1); connect_all(p,1)
 for t in range(20): input_packet(p,0,flood=8); advance(p,0,20000)
 save('real_client', p)
