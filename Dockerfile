@@ -1,6 +1,8 @@
 # rewind-server in a container: built on Debian 12 with its own packages, run as a non-root user with the
 # server binary and its shared libraries only. docker build -t rewind-server . ; see docs/DEPLOY.md.
-FROM debian:12-slim AS build
+# The full image, not -slim: slim tells dpkg to skip /usr/share/doc, where Debian ships the ImGui SDL
+# backends the client's CMakeLists needs at configure time.
+FROM debian:12 AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake ninja-build pkg-config \
       libenet-dev libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev \

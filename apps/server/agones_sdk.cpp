@@ -3,6 +3,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace apps {
@@ -46,6 +47,10 @@ void AgonesSdk::post(std::string path, std::string body) {
     {
         std::lock_guard lock(mutex_);
         if (stopping_) return;
+        // A slow sidecar must not make Ready and Health pile up: one of each waiting is enough.
+        if ((path == "/ready" || path == "/health") &&
+            std::any_of(queue_.begin(), queue_.end(), [&](const Request& r) { return r.path == path; }))
+            return;
         queue_.push_back(Request{std::move(path), std::move(body)});
     }
     wake_.notify_one();
@@ -68,11 +73,17 @@ void AgonesSdk::run() {
         lock.lock();
         if (failure.empty()) {
             ++sent_;
+            if (r.path == "/ready") ready_ok_ = true;
         } else {
             ++failed_;
             if (first_failure_.empty()) first_failure_ = failure;
         }
     }
+}
+
+bool AgonesSdk::ready_acknowledged() const {
+    std::lock_guard lock(mutex_);
+    return ready_ok_;
 }
 
 std::uint64_t AgonesSdk::sent() const {

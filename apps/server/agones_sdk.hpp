@@ -36,6 +36,8 @@ public:
     void player_connect(const std::string& id);     ///< POST /alpha/player/connect
     void player_disconnect(const std::string& id);  ///< POST /alpha/player/disconnect
 
+    /// Whether the sidecar answered a Ready with 2xx (until then the server resends it with each Health).
+    [[nodiscard]] bool ready_acknowledged() const;
     /// Requests the sidecar answered with 2xx, and those that failed (no sidecar, refused, an error status).
     [[nodiscard]] std::uint64_t sent() const;
     [[nodiscard]] std::uint64_t failed() const;
@@ -58,6 +60,7 @@ private:
     std::uint64_t sent_ = 0;
     std::uint64_t failed_ = 0;
     std::string first_failure_;
+    bool ready_ok_ = false;
     std::thread worker_;  // last: starts after everything it uses exists
 };
 

@@ -3,6 +3,9 @@
 
 #include <httplib.h>
 
+#include <chrono>
+#include <thread>
+
 namespace apps {
 
 MetricsEndpoint::MetricsEndpoint() : http_(std::make_unique<httplib::Server>()) {}
@@ -13,6 +16,10 @@ rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std:
     httplib::Server& http = *e->http_;
     // One scrape at a time is plenty: Prometheus scrapes every few seconds.
     http.new_task_queue = [] { return new httplib::ThreadPool(1); };
+    // No keep-alive and a short read timeout: an idle connection must neither hold the one worker nor delay
+    // the shutdown.
+    http.set_keep_alive_max_count(1);
+    http.set_read_timeout(2, 0);
     MetricsEndpoint* self = e.get();
     http.Get("/metrics", [self](const httplib::Request&, httplib::Response& res) {
         std::string page = self->scrape();
@@ -32,6 +39,15 @@ rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std:
                           "cannot listen for metrics on " + host + ":" + std::to_string(port)};
     e->port_ = static_cast<std::uint16_t>(bound);
     e->thread_ = std::thread([self] { self->http_->listen_after_bind(); });
+    // stop() does nothing until the listening thread runs: wait for it, so a quick destruction cannot hang.
+    for (int i = 0; i < 2000 && !http.is_running(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!http.is_running()) {
+        // Never seen; but stop() could not reach that thread, so neither join it nor free what it uses.
+        e->thread_.detach();
+        (void)e.release();
+        return rwd::Error{rwd::Errc::io_error, "the metrics listener did not start"};
+    }
     return e;
 }
 

@@ -113,6 +113,9 @@ void ServerApp::manage_bots(Micros now) {
         bots_.back()->quit(now);
         log_.kvf(LogLevel::info, "event=bot_leave slot=%d humans=%d bots=%d", bots_.back()->client().slot(),
                  humans, have - 1);
+        // Its seat stays a bot's until the server unseats it (on a later update), so Agones never hears of a
+        // human there.
+        if (const int slot = bots_.back()->client().slot(); slot >= 0) departed_bot_slots_.push_back(slot);
         bots_.pop_back();
         next_bot_change_ = now + Micros{200'000};
     } else if (have < wanted) {
@@ -196,6 +199,9 @@ void ServerApp::tell_agones(Micros now) {
     for (const auto& b : bots_)
         if (const int slot = b->client().slot(); slot >= 0 && slot < server_->max_clients())
             bot[static_cast<std::size_t>(slot)] = true;
+    std::erase_if(departed_bot_slots_, [&](int slot) { return !server_->seated(slot); });
+    for (const int slot : departed_bot_slots_)
+        if (slot < server_->max_clients()) bot[static_cast<std::size_t>(slot)] = true;
     agones_players_.resize(bot.size(), false);
     agones_seated_since_.resize(bot.size(), Micros{-1});
     for (int slot = 0; slot < server_->max_clients(); ++slot) {
@@ -214,6 +220,7 @@ void ServerApp::tell_agones(Micros now) {
         human ? agones_->player_connect(id) : agones_->player_disconnect(id);
     }
     if (now < next_agones_health_) return;
+    if (!agones_->ready_acknowledged()) agones_->ready();  // the sidecar may start after the server
     agones_->health();
     next_agones_health_ = now + Micros{2'000'000};
     if (!agones_failure_logged_ && agones_->failed() > 0) {

@@ -80,6 +80,7 @@ private:
     std::unique_ptr<AgonesSdk> agones_;             // set with --agones
     std::vector<bool> agones_players_;              // slots Agones was told hold a human player
     std::vector<rwd::Micros> agones_seated_since_;  // when each seat was taken (-1: empty)
+    std::vector<int> departed_bot_slots_;           // seats of bots that quit and are not unseated yet
     rwd::Micros next_agones_health_{};
     bool agones_failure_logged_ = false;
     std::uint64_t bots_started_ = 0;

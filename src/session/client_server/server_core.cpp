@@ -78,7 +78,8 @@ void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
     s.phase = Phase::closing;  // keep the peer id until the linger ends so late messages are ignored
     s.peer = peer;
     s.close_at = now + config.kick_linger;
-    ++stats.kicks[static_cast<std::size_t>(code)];
+    static_assert(static_cast<std::size_t>(DisconnectCode::unauthorized) + 1 == kDisconnectCodeCount);
+    if (static_cast<std::size_t>(code) < kDisconnectCodeCount) ++stats.kicks[static_cast<std::size_t>(code)];
     if (code == DisconnectCode::garbage) ++stats.kicked_garbage;
     if (code == DisconnectCode::cheating) ++stats.kicked_cheating;
     if (code == DisconnectCode::timed_out) ++stats.timeouts;

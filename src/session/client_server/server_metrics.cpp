@@ -23,11 +23,12 @@ double quantile(const std::vector<double>& v, double q) {
     return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
-/// A gauge family of how `values` spread across the seated clients: stat="median", "p90" and "max" (not a
-/// summary: these are today's clients, not observations accumulated since the start).
+/// A gauge family of how `values` spread across the seated clients: stat="min", "median", "p90" and "max"
+/// (not a summary: these are today's clients, not observations accumulated since the start).
 void spread(MetricsText& out, std::string_view name, std::string_view help, std::vector<double> values) {
     std::sort(values.begin(), values.end());
     out.family(name, MetricType::gauge, help);
+    out.sample(values.empty() ? 0.0 : values.front(), {{"stat", "min"}});
     out.sample(quantile(values, 0.5), {{"stat", "median"}});
     out.sample(quantile(values, 0.9), {{"stat", "p90"}});
     out.sample(values.empty() ? 0.0 : values.back(), {{"stat", "max"}});
@@ -112,8 +113,9 @@ void ServerCore::write_metrics(MetricsText& out) const {
 
     out.family("rewind_kicks_total", MetricType::counter,
                "Connections the server closed, by reason (timed_out includes hellos that never came).");
-    for (const DisconnectCode c : {DisconnectCode::server_shutdown, DisconnectCode::timed_out,
-                                   DisconnectCode::garbage, DisconnectCode::cheating})
+    for (const DisconnectCode c :
+         {DisconnectCode::client_quit, DisconnectCode::server_shutdown, DisconnectCode::timed_out,
+          DisconnectCode::garbage, DisconnectCode::cheating, DisconnectCode::transport})
         out.sample(u(st.kicks[static_cast<std::size_t>(c)]), {{"reason", disconnect_code_name(c)}});
     out.family("rewind_refusals_total", MetricType::counter, "Hellos refused, by reason.");
     for (const DisconnectCode c :
