@@ -150,9 +150,10 @@ int run_gui(const ClientOptions& o) {
         view.set_stale(interrupted);  // remote players are guesses while the server is silent: drawn faded
         view.draw(ImGui::GetBackgroundDrawList(), entities, ghosts, now);
         draw_banner(player, o);
-        const ImVec2 feed = overlay.draw(player, toggles, ImGui::GetIO().Framerate, left);
-        // The feed stays in the scoreboard's column (or, without one, right of the arena's middle).
-        const float feed_min_x = right > 0.0f ? display.x - right : display.x * 0.5f;
+        const ImVec2 feed = overlay.draw(player, toggles, ImGui::GetIO().Framerate, left, right);
+        // The feed stays in the scoreboard's column, 4 px off the arena's outline (or, without a column,
+        // right of the arena's middle).
+        const float feed_min_x = right > 0.0f ? display.x - right + 4.0f : display.x * 0.5f;
         hud.draw(ImGui::GetForegroundDrawList(), view, entities, player.client().slot(), feed, feed_min_x,
                  now);
         draw_connection_state(ImGui::GetForegroundDrawList(), player, interrupted,

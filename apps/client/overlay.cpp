@@ -77,7 +77,7 @@ void Overlay::draw_conditioner(NetPlayer& player, OverlayToggles& t) {
     (void)player.link().set_links(links);  // the sliders keep every value in range
 }
 
-ImVec2 Overlay::draw_scoreboard(const NetPlayer& player) const {
+ImVec2 Overlay::draw_scoreboard(const NetPlayer& player, float right_width) const {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const ImVec2 top_right(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f);
     const auto& c = player.client();
@@ -94,6 +94,10 @@ ImVec2 Overlay::draw_scoreboard(const NetPlayer& player) const {
     }
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.score > b.score; });
     ImGui::SetNextWindowPos(top_right, ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    // In its own column it stays there, 4 px off the arena's outline: whatever would be wider is clipped
+    // rather than drawn over the arena's edge.
+    if (right_width > 0.0f)
+        ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(right_width - 14.0f, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("score", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
@@ -103,14 +107,16 @@ ImVec2 Overlay::draw_scoreboard(const NetPlayer& player) const {
         ImGui::Text("%s%3d  %5d  %6d", r.slot == c.slot() ? ">" : " ", r.slot, r.score, r.deaths);
     const auto& self = st.players[static_cast<std::size_t>(c.slot())];
     ImGui::Separator();
-    ImGui::Text("hp %d  ammo %u%s", self.hp, self.ammo, self.reload_timer ? "  reloading" : "");
+    // Reloading on a line of its own: on the hp line it made the window wider than its column.
+    ImGui::Text("hp %d  ammo %u", self.hp, self.ammo);
+    if (self.reload_timer) ImGui::TextUnformatted("reloading");
     const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
     ImGui::End();
     return ImVec2(top_right.x, bottom + 8.0f);
 }
 
-ImVec2 Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps, float width) {
-    const ImVec2 below_scoreboard = draw_scoreboard(player);
+ImVec2 Overlay::draw(NetPlayer& player, OverlayToggles& t, float fps, float width, float right_width) {
+    const ImVec2 below_scoreboard = draw_scoreboard(player, right_width);
     if (!t.visible) return below_scoreboard;
     const auto& c = player.client();
     const auto& s = c.stats();

@@ -47,13 +47,14 @@ class Overlay {
 public:
     /// Takes one sample of every plotted figure if 100 ms passed since the last one.
     void sample(const NetPlayer& player, rwd::Micros now);
-    /// Draws the overlay (if visible) `width` pixels wide at the left and the scoreboard at the top right;
-    /// applies conditioner changes to `player`. Returns the top-right point just under the scoreboard.
-    ImVec2 draw(NetPlayer& player, OverlayToggles& toggles, float fps, float width);
+    /// Draws the overlay (if visible) `width` pixels wide at the left and the scoreboard at the top right,
+    /// never wider than `right_width` when that is positive (the column the arena leaves it); applies
+    /// conditioner changes to `player`. Returns the top-right point just under the scoreboard.
+    ImVec2 draw(NetPlayer& player, OverlayToggles& toggles, float fps, float width, float right_width);
 
 private:
     void draw_conditioner(NetPlayer& player, OverlayToggles& toggles);
-    ImVec2 draw_scoreboard(const NetPlayer& player) const;
+    ImVec2 draw_scoreboard(const NetPlayer& player, float right_width) const;
 
     rwd::Micros next_sample_{};
     PlotHistory rtt_, jitter_, loss_, interp_depth_, error_, corrections_, drift_, server_buffer_, kbps_up_,
