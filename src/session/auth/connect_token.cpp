@@ -1,4 +1,4 @@
-/// Connect token layout, minting (Ed25519 signature) and verification of untrusted tokens.
+/// Connect token layout, minting (sealed keys, Ed25519 signature) and verification of untrusted tokens.
 #include <rewind/session/auth/connect_token.hpp>
 
 #include "byte_cursor.hpp"
@@ -15,9 +15,11 @@ namespace {
 
 // Layout (docs/SECURITY.md), little-endian:
 //   magic "RWTK" (4) | version (1) | game id (4) | client id (8) | issued_at (8) | expires_at (8) | nonce
-//   (16) | address length A (1) | address (A) | user data length U (2) | user data (U) | Ed25519 signature
-//   (64)
-// The signature covers every byte before it, magic and version included.
+//   (16) | address length A (1) | address (A) | user data length U (2) | user data (U) | sealed keys (80) |
+//   Ed25519 signature (64)
+// The sealed keys are the two session keys under XChaCha20-Poly1305 with the sealing key, the nonce being
+// the token nonce then the client id, and every byte before them as associated data. The signature covers
+// every byte before it, magic and version included.
 constexpr std::array<std::uint8_t, 4> kMagic{'R', 'W', 'T', 'K'};
 
 bool address_ok(std::string_view a) {
@@ -41,12 +43,25 @@ void encode_unsigned(const TokenFields& f, std::vector<std::uint8_t>& out) {
     w.raw(f.user_data);
 }
 
-/// A parsed token: its fields, the signed bytes and the signature (views into the input).
+/// A parsed token: its fields, the bytes before the sealed keys, the sealed keys, the signed bytes and the
+/// signature (views into the input).
 struct Parsed {
     TokenFields fields;
+    std::span<const std::uint8_t> clear_part;
+    std::span<const std::uint8_t> sealed_keys;
     std::span<const std::uint8_t> signed_part;
     std::span<const std::uint8_t> signature;
 };
+
+/// The XChaCha20-Poly1305 nonce of a token's sealed keys: its nonce, then its client id.
+std::array<std::uint8_t, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES> sealing_nonce(const TokenFields& f) {
+    static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == kTokenNonceBytes + 8);
+    std::array<std::uint8_t, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES> n{};
+    std::copy(f.nonce.begin(), f.nonce.end(), n.begin());
+    for (std::size_t i = 0; i < 8; ++i)
+        n[kTokenNonceBytes + i] = static_cast<std::uint8_t>(f.client_id >> (8 * i));
+    return n;
+}
 
 Error malformed(std::string_view why) { return Error{Errc::malformed, why}; }
 
@@ -73,6 +88,9 @@ Result<Parsed> parse(std::span<const std::uint8_t> bytes) {
     if (!r.raw(address, address_len)) return malformed("token truncated");
     if (!r.uint(user_len, 2) || user_len > kMaxTokenUserDataBytes) return malformed("bad user data length");
     if (!r.raw(user_data, user_len)) return malformed("token truncated");
+    const std::size_t clear_len = r.position();
+    std::span<const std::uint8_t> sealed;
+    if (!r.raw(sealed, kSealedKeysBytes)) return malformed("token truncated");
     const std::size_t signed_len = r.position();
     if (!r.raw(signature, kSignatureBytes)) return malformed("token truncated");
     if (r.remaining() != 0) return malformed("trailing bytes after the signature");
@@ -88,6 +106,8 @@ Result<Parsed> parse(std::span<const std::uint8_t> bytes) {
     f.user_data.assign(user_data.begin(), user_data.end());
     if (!address_ok(f.server_address)) return malformed("bad characters in the server address");
     if (f.expires_at <= f.issued_at) return malformed("expiry not after issue time");
+    p.clear_part = bytes.first(clear_len);
+    p.sealed_keys = sealed;
     p.signed_part = bytes.first(signed_len);
     p.signature = signature;
     return p;
@@ -137,6 +157,8 @@ std::string_view token_error_name(TokenError e) {
             return "replay_cache_full";
         case TokenError::client_in_use:
             return "client_in_use";
+        case TokenError::wrong_sealing_key:
+            return "wrong_sealing_key";
     }
     return "unknown";
 }
@@ -152,12 +174,26 @@ TokenError token_error(const Error& e) {
     return TokenError::malformed;
 }
 
-Result<std::vector<std::uint8_t>> mint_token(const TokenFields& fields, const SecretKey& key) {
+Result<std::vector<std::uint8_t>> mint_token(const TokenFields& fields, const SecretKey& key,
+                                             const SealingKey& sealing_key) {
     if (Status s = fields.validate(); !s.ok()) return s.error();
+    if (fields.keys.empty()) return Error{Errc::invalid_argument, "keys must be random, not zero"};
+    if (sealing_key.empty()) return Error{Errc::invalid_argument, "the sealing key is all zero"};
     if (!detail::init_sodium()) return Error{Errc::io_error, "libsodium failed to initialise"};
     std::vector<std::uint8_t> out;
     out.reserve(kMaxTokenBytes);
     encode_unsigned(fields, out);
+    const std::size_t clear_len = out.size();
+    std::array<std::uint8_t, kSessionKeysBytes> plain{};
+    std::copy(fields.keys.client_to_server.begin(), fields.keys.client_to_server.end(), plain.begin());
+    std::copy(fields.keys.server_to_client.begin(), fields.keys.server_to_client.end(),
+              plain.begin() + kSessionKeyBytes);
+    out.resize(clear_len + kSealedKeysBytes);
+    const auto nonce = sealing_nonce(fields);
+    crypto_aead_xchacha20poly1305_ietf_encrypt(out.data() + clear_len, nullptr, plain.data(), plain.size(),
+                                               out.data(), clear_len, nullptr, nonce.data(),
+                                               sealing_key.bytes.data());
+    sodium_memzero(plain.data(), plain.size());
     const std::size_t signed_len = out.size();
     out.resize(signed_len + kSignatureBytes);
     crypto_sign_detached(out.data() + signed_len, nullptr, out.data(), signed_len, key.bytes.data());
@@ -171,8 +207,8 @@ Result<TokenFields> decode_token(std::span<const std::uint8_t> bytes) {
 }
 
 Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const PublicKey& key,
-                                 std::uint32_t game_id, std::string_view this_server_address, Micros now,
-                                 Micros max_clock_skew) {
+                                 const SealingKey& sealing_key, std::uint32_t game_id,
+                                 std::string_view this_server_address, Micros now, Micros max_clock_skew) {
     if (bytes.empty()) return refused(TokenError::missing);
     auto p = parse(bytes);
     if (!p.ok()) return p.error();
@@ -181,7 +217,16 @@ Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const Publ
     if (crypto_sign_verify_detached(p->signature.data(), p->signed_part.data(), p->signed_part.size(),
                                     key.bytes.data()) != 0)
         return refused(TokenError::bad_signature);
-    const TokenFields& f = p->fields;
+    TokenFields& f = p->fields;
+    std::array<std::uint8_t, kSessionKeysBytes> plain{};
+    const auto nonce = sealing_nonce(f);
+    if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+            plain.data(), nullptr, nullptr, p->sealed_keys.data(), p->sealed_keys.size(),
+            p->clear_part.data(), p->clear_part.size(), nonce.data(), sealing_key.bytes.data()) != 0)
+        return refused(TokenError::wrong_sealing_key);
+    std::copy(plain.begin(), plain.begin() + kSessionKeyBytes, f.keys.client_to_server.begin());
+    std::copy(plain.begin() + kSessionKeyBytes, plain.end(), f.keys.server_to_client.begin());
+    sodium_memzero(plain.data(), plain.size());
     if (f.game_id != game_id) return refused(TokenError::wrong_game);
     if (f.server_address != this_server_address) return refused(TokenError::wrong_server);
     if (now >= f.expires_at) return refused(TokenError::expired);

@@ -1,10 +1,11 @@
-/// Ed25519 key pairs from a seed (libsodium) and the hex codec of key files.
+/// Ed25519 key pairs and the sealing key from a seed (libsodium) and the hex codec of key files.
 #include <rewind/session/auth/keys.hpp>
 
 #include "sodium_init.hpp"
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace rwd::auth {
@@ -14,6 +15,22 @@ bool init_sodium() { return sodium_init() >= 0; }
 }  // namespace detail
 
 SecretKey::~SecretKey() { sodium_memzero(bytes.data(), bytes.size()); }
+
+SealingKey::~SealingKey() { sodium_memzero(bytes.data(), bytes.size()); }
+
+bool SealingKey::empty() const {
+    return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0; });
+}
+
+SealingKey derive_sealing_key(const KeySeed& seed) {
+    (void)detail::init_sodium();
+    static constexpr std::string_view kContext = "rewind token sealing key v1";
+    SealingKey k;
+    crypto_generichash(k.bytes.data(), k.bytes.size(),
+                       reinterpret_cast<const unsigned char*>(kContext.data()), kContext.size(), seed.data(),
+                       seed.size());
+    return k;
+}
 
 KeyPair generate_keypair(const KeySeed& seed) {
     // Key derivation from a seed is pure computation; init only selects the fastest implementation.
@@ -61,6 +78,17 @@ Result<SecretKey> secret_key_from_hex(std::string_view hex) {
     SecretKey k;
     std::copy(raw->begin(), raw->end(), k.bytes.begin());
     sodium_memzero(raw->data(), raw->size());
+    return k;
+}
+
+Result<SealingKey> sealing_key_from_hex(std::string_view hex) {
+    auto raw = from_hex(hex, kSealingKeyBytes);
+    if (!raw.ok()) return raw.error();
+    if (raw->size() != kSealingKeyBytes) return Error{Errc::malformed, "a sealing key is 64 hex digits"};
+    SealingKey k;
+    std::copy(raw->begin(), raw->end(), k.bytes.begin());
+    sodium_memzero(raw->data(), raw->size());
+    if (k.empty()) return Error{Errc::malformed, "a sealing key of zeros"};
     return k;
 }
 

@@ -11,6 +11,7 @@ Status TokenRequirement::validate() const {
                      "require_token.server_address must be 1..128 characters (host:port)"};
     if (public_key == PublicKey{})
         return Error{Errc::invalid_config, "require_token.public_key is all zeros"};
+    if (sealing_key.empty()) return Error{Errc::invalid_config, "require_token.sealing_key is all zeros"};
     if (max_clock_skew < Micros{})
         return Error{Errc::invalid_config, "require_token.max_clock_skew must be >= 0"};
     if (replay_capacity < 1 || replay_capacity > 1'000'000)
@@ -25,8 +26,9 @@ TokenGate::TokenGate(const TokenRequirement& requirement)
 
 Result<TokenFields> TokenGate::verify(std::span<const std::uint8_t> token, std::uint32_t game_id,
                                       Micros now) const {
-    return verify_token(token, requirement_.public_key, game_id, requirement_.server_address,
-                        now + requirement_.clock_offset, requirement_.max_clock_skew);
+    return verify_token(token, requirement_.public_key, requirement_.sealing_key, game_id,
+                        requirement_.server_address, now + requirement_.clock_offset,
+                        requirement_.max_clock_skew);
 }
 
 TokenError TokenGate::check_replay(const TokenFields& token, std::uint64_t owner, Micros now) const {

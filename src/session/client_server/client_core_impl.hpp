@@ -3,6 +3,7 @@
 #pragma once
 
 #include <rewind/core/fixed_step.hpp>
+#include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/client_server/detail/client_core.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/sync/clock_sync.hpp>
@@ -12,6 +13,7 @@
 #include <deque>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace rwd::client_server::detail {
@@ -54,6 +56,9 @@ public:
 
     // client_core_messages.cpp: what arrives.
     void on_transport_event(transport::TransportEvent& ev, Micros now);
+    /// A message from the server, opened first when packets are sealed; what does not open is counted and
+    /// dropped (a refusal before the accept comes in the clear).
+    void on_packet(transport::Delivery delivery, std::span<const std::uint8_t> data, Micros now);
     void on_message(std::span<const std::uint8_t> data, Micros now);
     void on_accept(std::span<const std::uint8_t> data);
     void on_snapshot(std::span<const std::uint8_t> data, Micros now);
@@ -96,14 +101,26 @@ public:
     std::deque<Event> events_;
     std::deque<Micros> correction_times_;
     std::vector<std::uint8_t> buffer_;
+    std::optional<auth::SecureChannel>
+        channel_;                       // with a token: seals and opens every packet after the hello
+    std::vector<std::uint8_t> sealed_;  // scratch: a sealed packet
+    std::vector<std::uint8_t> opened_;  // scratch: a packet opened
     ClientStats stats_{};
 };
 
 template <class Msg>
 bool ClientCore::Impl::send(transport::Delivery delivery, Msg& msg) {
     if (server_ == transport::kInvalidPeer || !encode_message(msg, buffer_).ok()) return false;
-    if (!transport_.send(server_, delivery, buffer_).ok()) return false;
-    stats_.bytes_sent += buffer_.size();
+    std::span<const std::uint8_t> out = buffer_;
+    // The hello goes in the clear (its token carries the keys, sealed for the server); the rest sealed.
+    if (channel_ && !std::is_same_v<Msg, ConnectRequest>) {
+        const auto lane =
+            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        if (!channel_->seal(lane, buffer_, sealed_).ok()) return false;
+        out = sealed_;
+    }
+    if (!transport_.send(server_, delivery, out).ok()) return false;
+    stats_.bytes_sent += out.size();
     return true;
 }
 

@@ -31,9 +31,35 @@ void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
         end(DisconnectCode::transport);
         return;
     }
-    stats_.bytes_received += ev.data.size();
+    on_packet(ev.delivery, ev.data, now);
+}
+
+void ClientCore::Impl::on_packet(transport::Delivery delivery, std::span<const std::uint8_t> data,
+                                 Micros now) {
+    std::span<const std::uint8_t> plain = data;
+    if (channel_) {
+        const auto lane =
+            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        const auth::OpenError e = channel_->open(lane, data, opened_);
+        if (e == auth::OpenError::none) {
+            plain = opened_;
+        } else {
+            // A refusal of the hello is in the clear: the server seats no one (and holds no keys) before
+            // the token checks out. Anything else that does not open never counts as hearing the server.
+            Disconnect d;
+            const bool clear_refusal = phase_ == ClientPhase::connecting && lane == auth::Lane::reliable &&
+                                       peek_message_type(data).ok() &&
+                                       peek_message_type(data).value() == MessageType::disconnect &&
+                                       decode_message(data, d).ok();
+            if (!clear_refusal) {
+                ++stats_.packets_rejected[static_cast<std::size_t>(e)];
+                return;
+            }
+        }
+    }
+    stats_.bytes_received += data.size();
     last_heard_ = now;
-    on_message(ev.data, now);
+    on_message(plain, now);
 }
 
 void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <rewind/core/fixed_step.hpp>
+#include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/auth/token_gate.hpp>
 #include <rewind/session/client_server/detail/server_core.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
@@ -44,6 +45,7 @@ struct ServerCore::Impl {
         Tick last_event_tick{};      // of the last event sent (events code their tick against it)
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;
+        std::optional<auth::SecureChannel> channel;  // seals and opens its packets (with a token)
         ServerClientStats stats{};
         Micros abuse_window_start{};               // when the current abuse window began
         std::uint32_t abusive_in_window = 0;       // refused input packets in the current window
@@ -75,11 +77,12 @@ struct ServerCore::Impl {
 
     // connections and hellos (server_hello.cpp)
     void on_transport_event(transport::TransportEvent& ev, Micros now);
-    void on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now);
+    void on_message(transport::PeerId peer, transport::Delivery delivery, std::span<const std::uint8_t> data,
+                    Micros now);
     void on_hello(Pending& p, std::span<const std::uint8_t> data, Micros now);
     [[nodiscard]] auth::TokenError check_token(const Pending& p, const ConnectRequest& req, Micros now,
                                                auth::TokenFields& out) const;
-    void seat_client(transport::PeerId peer, int slot, Micros now);
+    void seat_client(transport::PeerId peer, int slot, Micros now, const auth::SessionKeys* keys);
     // messages from seated clients and the abuse accounting (server_receive.cpp)
     void on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now);
     void on_input(int slot, std::span<const std::uint8_t> data, Micros now);
@@ -92,6 +95,10 @@ struct ServerCore::Impl {
     void kick(int slot, DisconnectCode code, Micros now);
     void check_timeouts(Micros now);
     // what goes out (server_send.cpp)
+    /// Sends `data` to `peer`, sealed when its seat `s` (null for a connection not seated) has a channel;
+    /// the bytes that went to the transport, or 0 when it refused them.
+    std::size_t transmit(Seat* s, transport::PeerId peer, transport::Delivery delivery,
+                         std::span<const std::uint8_t> data);
     void send_snapshots(Micros now);
     void send_snapshot(int slot, Micros now, std::size_t max_size, std::size_t datagram_overhead);
     void send_event(int slot, Event ev);
@@ -100,11 +107,15 @@ struct ServerCore::Impl {
     template <class Msg>
     bool send(transport::PeerId peer, transport::Delivery delivery, Msg& msg,
               std::uint64_t* bytes = nullptr) {
-        if (!encode_message(msg, buffer).ok() || !transport.send(peer, delivery, buffer).ok()) {
+        const int slot = slot_of(peer);
+        const std::size_t sent = encode_message(msg, buffer).ok()
+                                     ? transmit(slot >= 0 ? &seat(slot) : nullptr, peer, delivery, buffer)
+                                     : 0;
+        if (sent == 0) {
             ++stats.send_failures;
             return false;
         }
-        if (bytes) *bytes += buffer.size();
+        if (bytes) *bytes += sent;
         return true;
     }
 
@@ -122,6 +133,8 @@ struct ServerCore::Impl {
     std::optional<auth::TokenGate> token_gate;  // set when config.require_token is
     sync::LagCompensation lag;                  // per-client rewind limits (client_latency mode)
     std::vector<std::uint8_t> buffer;
+    std::vector<std::uint8_t> sealed;         // scratch: a sealed packet on its way out
+    std::vector<std::uint8_t> opened;         // scratch: a sealed packet opened
     std::vector<EncodedInput> packet_inputs;  // scratch: the inputs of one input packet
     ServerStats stats{};
 };

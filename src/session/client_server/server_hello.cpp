@@ -20,14 +20,27 @@ void ServerCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
         }
         return;
     }
-    on_message(ev.peer, ev.data, now);
+    on_message(ev.peer, ev.delivery, ev.data, now);
 }
 
-void ServerCore::Impl::on_message(transport::PeerId peer, std::span<const std::uint8_t> data, Micros now) {
+void ServerCore::Impl::on_message(transport::PeerId peer, transport::Delivery delivery,
+                                  std::span<const std::uint8_t> data, Micros now) {
     const int slot = slot_of(peer);
     if (slot >= 0) {
-        if (seat(slot).phase == Phase::seated) on_seat_message(slot, data, now);
-        return;  // a closing seat is past listening to
+        Seat& s = seat(slot);
+        if (s.phase != Phase::seated) return;  // a closing seat is past listening to
+        if (!s.channel) return on_seat_message(slot, data, now);
+        // Sealed: nothing is decoded, and nothing counts as hearing from the client, until it opens. A
+        // refusal is counted but never held against the client: anyone on the path can send one.
+        const auto lane =
+            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        const auth::OpenError e = s.channel->open(lane, data, opened);
+        if (e != auth::OpenError::none) {
+            ++stats.packets_rejected[static_cast<std::size_t>(e)];
+            ++s.stats.packets_rejected;
+            return;
+        }
+        return on_seat_message(slot, opened, now);
     }
     for (Pending& p : pending)
         if (p.peer == peer && !p.closing) return on_hello(p, data, now);
@@ -79,7 +92,7 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
     }
     const transport::PeerId peer = p.peer;
     std::erase_if(pending, [&](const Pending& q) { return q.peer == peer; });
-    seat_client(peer, slot, now);
+    seat_client(peer, slot, now, token_gate ? &token.keys : nullptr);
     if (token_gate) {
         seat(slot).has_client_id = true;
         seat(slot).client_id = token.client_id;
@@ -102,11 +115,14 @@ auth::TokenError ServerCore::Impl::check_token(const Pending& p, const ConnectRe
     return auth::TokenError::none;
 }
 
-void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now) {
+void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
+                                   const auth::SessionKeys* keys) {
     Seat& s = seat(slot);
     s = Seat{};
     s.phase = Phase::seated;
     s.peer = peer;
+    if (keys) s.channel.emplace(*keys, auth::SecureChannel::Side::server);  // the accept goes out sealed
+    s.stats.encrypted = s.channel.has_value();
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
     s.tuner = sync::InputBufferTuner(config.input_buffer_tuning);

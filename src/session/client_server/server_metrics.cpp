@@ -106,6 +106,11 @@ void ServerCore::write_metrics(MetricsText& out) const {
 
     out.counter("rewind_messages_malformed_total", "Messages that failed to decode, from anyone.",
                 u(st.malformed));
+    out.family("rewind_packets_rejected_total", MetricType::counter,
+               "Sealed packets dropped before decoding because they did not open, by reason.");
+    for (std::size_t e = 1; e < auth::kOpenErrorCount; ++e)
+        out.sample(u(st.packets_rejected[e]),
+                   {{"reason", auth::open_error_name(static_cast<auth::OpenError>(e))}});
     out.counter("rewind_messages_unexpected_total",
                 "Well-formed messages of a type the server does not take.", u(st.unexpected));
     out.counter("rewind_send_failures_total", "Sends the transport refused.", u(st.send_failures));

@@ -8,6 +8,17 @@
 
 namespace rwd::client_server {
 
+std::size_t ServerCore::Impl::transmit(Seat* s, transport::PeerId peer, transport::Delivery delivery,
+                                       std::span<const std::uint8_t> data) {
+    if (s != nullptr && s->channel) {
+        const auto lane =
+            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        if (!s->channel->seal(lane, data, sealed).ok()) return 0;
+        data = sealed;
+    }
+    return transport.send(peer, delivery, data).ok() ? data.size() : 0;
+}
+
 void ServerCore::Impl::send_snapshots(Micros now) {
     game.begin_snapshots();  // the world is captured once, shared by every client's snapshot
     const std::size_t max_size = transport.max_message_size();
@@ -40,9 +51,10 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     head.has_tick_reference = s.has_snapshot_ack;
     head.tick_reference = s.snapshot_ack;
 
-    // The message is written into a buffer of the transport's largest size: a snapshot that does not fit is
-    // an overflow (the byte budget keeps this to a single entity larger than a datagram), anything else a
-    // failure.
+    // The message is written into a buffer of the transport's largest size (less what sealing adds): a
+    // snapshot that does not fit is an overflow (the byte budget keeps this to a single entity larger than a
+    // datagram), anything else a failure.
+    if (s.channel) max_size -= std::min(max_size, auth::kSealedOverheadBytes);
     buffer.resize(max_size);
     wire::WriteStream out{std::span<std::uint8_t>(buffer)};
     Framed<SnapshotHeader> framed{&head};
@@ -71,7 +83,8 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     }
     out.flush();
     buffer.resize(out.bytes_used());
-    if (!transport.send(s.peer, transport::Delivery::unreliable, buffer).ok()) {
+    const std::size_t sent = transmit(&s, s.peer, transport::Delivery::unreliable, buffer);
+    if (sent == 0) {
         ++stats.send_failures;
         return;
     }
@@ -80,19 +93,18 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     // What a snapshot spends beyond the allowance (the header and the pick that always goes) is owed for
     // one snapshot at most, so a client whose mandatory part exceeds the rate is not starved for long after.
     if (s.has_allowance)
-        s.snapshot_allowance =
-            std::max<std::int64_t>(s.snapshot_allowance - static_cast<std::int64_t>(buffer.size()),
-                                   -static_cast<std::int64_t>(sc.budget_bytes));
+        s.snapshot_allowance = std::max<std::int64_t>(s.snapshot_allowance - static_cast<std::int64_t>(sent),
+                                                      -static_cast<std::int64_t>(sc.budget_bytes));
     s.last_snapshot_tick = head.server_tick;
     ServerClientStats& st = s.stats;
-    st.snapshot_wire_bytes_total += buffer.size() + datagram_overhead;
+    st.snapshot_wire_bytes_total += sent + datagram_overhead;
     st.snapshot_entity_bits_total += buffer.size() * 8 - std::min(buffer.size() * 8, section.header_bits);
     st.snapshot_entities_total += section.relevant;
     st.snapshots_with_baseline += section.has_baseline ? 1 : 0;
     st.entities_left_out_total += section.left_out;
     st.snapshots_budget_limited += section.left_out > 0 ? 1 : 0;
     st.snapshot_unpredicted_bytes_total += section.unpredicted_bytes;
-    st.bytes_sent += buffer.size();
+    st.bytes_sent += sent;
     ++st.snapshots_sent;
     st.last_snapshot_bytes = buffer.size();
     st.max_snapshot_bytes = std::max(st.max_snapshot_bytes, buffer.size());

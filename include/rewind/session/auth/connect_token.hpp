@@ -1,10 +1,11 @@
-/// Connect tokens: a client's signed permission from the game backend to join one server, minted and
-/// verified.
+/// Connect tokens: a client's signed permission from the game backend to join one server, carrying its
+/// connection's keys sealed for the servers; minted and verified; and the credentials a client connects with.
 #pragma once
 
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/auth/keys.hpp>
+#include <rewind/session/auth/secure_channel.hpp>
 
 #include <array>
 #include <cstddef>
@@ -22,12 +23,15 @@ inline constexpr std::size_t kTokenNonceBytes = 16;
 inline constexpr std::size_t kMaxTokenAddressBytes = 128;
 /// Most bytes of application data a token may carry (readable by the client: signed, not encrypted).
 inline constexpr std::size_t kMaxTokenUserDataBytes = 256;
-/// Bytes of a token with an empty address and no user data, signature included (below this: truncated).
-inline constexpr std::size_t kMinTokenBytes = 52 + kSignatureBytes;
+/// Bytes of the sealed session keys inside a token (the keys and the XChaCha20-Poly1305 tag).
+inline constexpr std::size_t kSealedKeysBytes = kSessionKeysBytes + 16;
+/// Bytes of a token with an empty address and no user data, sealed keys and signature included (below
+/// this: truncated).
+inline constexpr std::size_t kMinTokenBytes = 52 + kSealedKeysBytes + kSignatureBytes;
 /// Largest encoded token; anything longer is refused before it is parsed.
 inline constexpr std::size_t kMaxTokenBytes = kMinTokenBytes + kMaxTokenAddressBytes + kMaxTokenUserDataBytes;
 /// Version of the token layout (docs/SECURITY.md); tokens of other versions are malformed.
-inline constexpr std::uint8_t kTokenVersion = 1;
+inline constexpr std::uint8_t kTokenVersion = 2;
 /// How far in the future a token's issue time may lie (backend and server clocks disagree a little).
 inline constexpr Micros kDefaultTokenClockSkew{10'000'000};
 
@@ -45,6 +49,9 @@ struct TokenFields {
     Micros expires_at{};          ///< first instant it is no longer valid; after issued_at
     TokenNonce nonce{};           ///< random bytes, fresh for every token
     std::vector<std::uint8_t> user_data;  ///< application data, at most kMaxTokenUserDataBytes
+    /// The connection's keys, random for every token (the backend draws them): sealed in the token for the
+    /// servers, handed to the client beside it (ClientCredentials). decode_token() leaves them zero.
+    SessionKeys keys{};
     /// Same fields.
     friend bool operator==(const TokenFields&, const TokenFields&) = default;
 
@@ -66,26 +73,47 @@ enum class TokenError : std::uint8_t {
     replay_cache_full,  ///< the server cannot remember one more live token, so it refuses rather than forget
                         ///< one
     client_in_use,      ///< another live connection already plays as this client id
+    wrong_sealing_key,  ///< signed by the backend, but its keys were sealed with another sealing key than
+                        ///< this server's (a deployment mismatch)
 };
 /// Number of TokenError values (for per-reason counters).
-inline constexpr std::size_t kTokenErrorCount = 11;
+inline constexpr std::size_t kTokenErrorCount = 12;
 /// The readable name of a token error, e.g. "expired".
 [[nodiscard]] std::string_view token_error_name(TokenError e);
 /// The TokenError an error from verify_token() stands for (none for Errc::ok, malformed when unknown).
 [[nodiscard]] TokenError token_error(const Error& e);
 
-/// Signs `fields` with the backend's secret key and returns the token bytes (at most kMaxTokenBytes).
-/// Fails with invalid_argument when the fields do not validate().
-[[nodiscard]] Result<std::vector<std::uint8_t>> mint_token(const TokenFields& fields, const SecretKey& key);
+/// Seals `fields.keys` with the servers' sealing key (the token's nonce and client id make the nonce), signs
+/// everything with the backend's secret key and returns the token bytes (at most kMaxTokenBytes). Fails with
+/// invalid_argument when the fields do not validate() or carry no keys.
+[[nodiscard]] Result<std::vector<std::uint8_t>> mint_token(const TokenFields& fields, const SecretKey& key,
+                                                           const SealingKey& sealing_key);
 
-/// Checks an untrusted token: structure, signature, game id, server address, then times against `now` (the
-/// server's wall clock, microseconds since the Unix epoch). Errors carry Errc::malformed (malformed tokens)
-/// or Errc::rejected with the reason's name as detail; token_error() turns either into a TokenError.
+/// Checks an untrusted token: structure, signature, the sealed keys, game id, server address, then times
+/// against `now` (the server's wall clock, microseconds since the Unix epoch); the fields returned carry the
+/// opened keys. Errors carry Errc::malformed (malformed tokens) or Errc::rejected with the reason's name as
+/// detail; token_error() turns either into a TokenError.
 [[nodiscard]] Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const PublicKey& key,
-                                               std::uint32_t game_id, std::string_view this_server_address,
-                                               Micros now, Micros max_clock_skew = kDefaultTokenClockSkew);
+                                               const SealingKey& sealing_key, std::uint32_t game_id,
+                                               std::string_view this_server_address, Micros now,
+                                               Micros max_clock_skew = kDefaultTokenClockSkew);
 
-/// Parses a token WITHOUT checking its signature (for tools and diagnostics: nothing in it can be trusted).
+/// Parses a token WITHOUT checking its signature or opening its keys (for tools and diagnostics: nothing in
+/// it can be trusted; `keys` stays zero).
 [[nodiscard]] Result<TokenFields> decode_token(std::span<const std::uint8_t> bytes);
+
+/// What a client connects with: the token for the server and, beside it, the keys the token seals (the
+/// backend sends both to the client over its own authenticated, encrypted channel, such as HTTPS).
+struct ClientCredentials {
+    std::vector<std::uint8_t> token;  ///< the connect token, passed to the server in the hello
+    SessionKeys keys{};               ///< its connection's keys
+    /// Same token and keys.
+    friend bool operator==(const ClientCredentials&, const ClientCredentials&) = default;
+};
+/// The credentials as one byte string: "RWCC", the keys (client to server first), the token.
+[[nodiscard]] std::vector<std::uint8_t> encode_credentials(const ClientCredentials& credentials);
+/// Credentials from encode_credentials() bytes; malformed on a wrong magic, a short string or a token longer
+/// than kMaxTokenBytes (the token itself is checked by the server, not here).
+[[nodiscard]] Result<ClientCredentials> decode_credentials(std::span<const std::uint8_t> bytes);
 
 }  // namespace rwd::auth

@@ -1,5 +1,5 @@
-/// Ed25519 key pairs of the game backend (libsodium), deterministic from a seed, and their hex form for key
-/// files.
+/// The game backend's keys: Ed25519 key pairs that sign tokens and the servers' sealing key, deterministic
+/// from a seed (libsodium), and their hex form for key files.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -46,6 +46,26 @@ struct SecretKey {
     ~SecretKey();
 };
 
+/// Bytes of the servers' sealing key (XChaCha20-Poly1305).
+inline constexpr std::size_t kSealingKeyBytes = 32;
+
+/// The key the backend seals every token's session keys with and every game server opens them with: shared by
+/// the backend and its servers, secret from everyone else (clients included). Wiped from memory when
+/// destroyed.
+struct SealingKey {
+    std::array<std::uint8_t, kSealingKeyBytes> bytes{};  ///< raw key bytes
+
+    SealingKey() = default;
+    /// Copies the key bytes.
+    SealingKey(const SealingKey&) = default;
+    /// Copies the key bytes.
+    SealingKey& operator=(const SealingKey&) = default;
+    /// Overwrites the key bytes with zeros (sodium_memzero).
+    ~SealingKey();
+    /// True when every byte is zero (no key given).
+    [[nodiscard]] bool empty() const;
+};
+
 /// A public key and its secret key.
 struct KeyPair {
     PublicKey public_key;  ///< give this to the game servers
@@ -54,6 +74,10 @@ struct KeyPair {
 
 /// The key pair derived from `seed` (crypto_sign_seed_keypair): the same seed always gives the same keys.
 [[nodiscard]] KeyPair generate_keypair(const KeySeed& seed);
+
+/// The sealing key derived from `seed` (keyed BLAKE2b under a fixed context, so it reveals nothing of the
+/// signing key derived from the same seed): the same seed always gives the same key.
+[[nodiscard]] SealingKey derive_sealing_key(const KeySeed& seed);
 
 /// Lower-case hex of `bytes`.
 [[nodiscard]] std::string to_hex(std::span<const std::uint8_t> bytes);
@@ -64,5 +88,7 @@ struct KeyPair {
 [[nodiscard]] Result<PublicKey> public_key_from_hex(std::string_view hex);
 /// A secret key from exactly 128 hex digits.
 [[nodiscard]] Result<SecretKey> secret_key_from_hex(std::string_view hex);
+/// A sealing key from exactly 64 hex digits (not all zero).
+[[nodiscard]] Result<SealingKey> sealing_key_from_hex(std::string_view hex);
 
 }  // namespace rwd::auth

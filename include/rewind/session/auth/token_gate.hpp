@@ -20,6 +20,7 @@ namespace rwd::auth {
 /// clock).
 struct TokenRequirement {
     PublicKey public_key{};      ///< the backend's public key
+    SealingKey sealing_key{};    ///< the servers' sealing key: opens each token's connection keys
     std::string server_address;  ///< "host:port" a token must name: this server's public address
     Micros clock_offset{};       ///< added to `now` to get the wall clock tokens are stamped with
     Micros max_clock_skew =

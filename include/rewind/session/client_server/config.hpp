@@ -84,7 +84,10 @@ struct ClientConfig {
     int tick_rate_hz = 60;      ///< must match the server's (checked against ConnectAccept)
     std::uint32_t game_id = 0;  ///< sent in the hello
     std::vector<std::uint8_t>
-        connect_token;               ///< sent in the hello (from the game backend), <= auth::kMaxTokenBytes
+        connect_token;  ///< sent in the hello (from the game backend), <= auth::kMaxTokenBytes
+    /// The keys that came with connect_token (auth::ClientCredentials): with a token, every packet after the
+    /// hello is sealed with them, and none may be all zero then.
+    auth::SessionKeys session_keys{};
     int max_tick_catchup = 8;        ///< most ticks one update() runs, 1..1000
     Micros smoothing_time{100'000};  ///< visual correction decay time constant
     double snap_distance_m = 2.0;    ///< corrections larger than this snap instead of smoothing, > 0

@@ -40,8 +40,12 @@ struct ServerClientStats {
     std::uint64_t malformed = 0;             ///< messages from it that failed to decode
     std::uint64_t unexpected =
         0;  ///< well-formed messages of a type a server never takes (count toward max_malformed)
-    std::uint64_t abusive_windows = 0;       ///< abuse windows in which it passed abusive_packets_per_window
-    std::uint64_t bytes_sent = 0;            ///< payload bytes sent to it
+    std::uint64_t abusive_windows = 0;  ///< abuse windows in which it passed abusive_packets_per_window
+    bool encrypted = false;             ///< its packets are sealed (it connected with a token)
+    std::uint64_t packets_rejected =
+        0;                         ///< packets on its connection that did not open (forged, replayed,
+                                   ///< truncated, stale): dropped before decoding, never counted against it
+    std::uint64_t bytes_sent = 0;  ///< payload bytes sent to it
     std::uint64_t bytes_received = 0;        ///< payload bytes received from it
     double kbps_sent = 0.0;                  ///< transport's measured rate to it, headers included
     double kbps_received = 0.0;              ///< transport's measured rate from it, headers included
@@ -80,12 +84,14 @@ struct ServerStats {
     std::uint64_t disconnects = 0;     ///< clients unseated (any reason)
     std::uint64_t refused = 0;         ///< hellos refused (full, bad protocol, unauthorized)
     std::array<std::uint64_t, auth::kTokenErrorCount>
-        token_refusals{};                 ///< refused tokens, indexed by auth::TokenError
-    std::uint64_t kicked_garbage = 0;     ///< clients kicked for malformed messages
-    std::uint64_t kicked_cheating = 0;    ///< clients kicked for violations or sustained input floods
-    std::uint64_t timeouts = 0;           ///< clients dropped for silence
-    std::uint64_t malformed = 0;          ///< malformed messages from anyone
-    std::uint64_t unexpected = 0;         ///< well-formed messages of a type the server does not take
+        token_refusals{};               ///< refused tokens, indexed by auth::TokenError
+    std::uint64_t kicked_garbage = 0;   ///< clients kicked for malformed messages
+    std::uint64_t kicked_cheating = 0;  ///< clients kicked for violations or sustained input floods
+    std::uint64_t timeouts = 0;         ///< clients dropped for silence
+    std::uint64_t malformed = 0;        ///< malformed messages from anyone
+    std::uint64_t unexpected = 0;       ///< well-formed messages of a type the server does not take
+    std::array<std::uint64_t, auth::kOpenErrorCount>
+        packets_rejected{};  ///< sealed packets that did not open, indexed by auth::OpenError (none unused)
     std::uint64_t snapshot_overflow = 0;  ///< snapshots cut because they exceeded the transport's size
     std::uint64_t send_failures = 0;      ///< sends the transport refused
     std::uint64_t events = 0;             ///< events broadcast
@@ -153,10 +159,12 @@ struct ClientStats {
     std::uint64_t reconciliations = 0;    ///< snapshots reconciled against
     std::uint64_t reconciles_deferred =
         0;  ///< provisional snapshots not reconciled against (a server replay may still change them)
-    std::uint64_t replayed_ticks = 0;              ///< ticks re-simulated while reconciling
-    std::uint64_t snapshots_received = 0;          ///< snapshots accepted
-    std::uint64_t snapshots_stale = 0;             ///< snapshots older than one already seen (dropped)
-    std::uint64_t malformed = 0;                   ///< messages from the server that failed to decode
+    std::uint64_t replayed_ticks = 0;      ///< ticks re-simulated while reconciling
+    std::uint64_t snapshots_received = 0;  ///< snapshots accepted
+    std::uint64_t snapshots_stale = 0;     ///< snapshots older than one already seen (dropped)
+    std::uint64_t malformed = 0;           ///< messages from the server that failed to decode
+    std::array<std::uint64_t, auth::kOpenErrorCount>
+        packets_rejected{};  ///< packets that did not open (with a token), by auth::OpenError; dropped unread
     std::uint64_t snapshots_unknown_baseline = 0;  ///< snapshots naming a baseline the client no longer holds
     std::uint64_t events_received = 0;             ///< reliable events received
     std::uint64_t events_out_of_order = 0;  ///< events whose sequence was not the next expected (must stay 0)

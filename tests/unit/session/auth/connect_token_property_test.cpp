@@ -24,6 +24,11 @@ rc::Gen<auth::TokenFields> gen_fields() {
         std::copy(nonce.begin(), nonce.end(), f.nonce.begin());
         const auto ud = *rc::gen::inRange<std::size_t>(0, auth::kMaxTokenUserDataBytes + 1);
         f.user_data = *rc::gen::container<std::vector<std::uint8_t>>(ud, rc::gen::arbitrary<std::uint8_t>());
+        const auto keys = *rc::gen::container<std::vector<std::uint8_t>>(auth::kSessionKeysBytes,
+                                                                         rc::gen::arbitrary<std::uint8_t>());
+        std::copy(keys.begin(), keys.begin() + auth::kSessionKeyBytes, f.keys.client_to_server.begin());
+        std::copy(keys.begin() + auth::kSessionKeyBytes, keys.end(), f.keys.server_to_client.begin());
+        f.keys.client_to_server[0] |= 1;  // never all zero (mint refuses that)
         return f;
     });
 }
@@ -32,26 +37,28 @@ rc::Gen<auth::TokenFields> gen_fields() {
 
 RC_GTEST_PROP(ConnectTokenProperty, MintedTokensVerifyToTheSameFields, ()) {
     const auth::TokenFields f = *gen_fields();
-    auto bytes = auth::mint_token(f, backend_keys().secret_key);
+    auto bytes = auth::mint_token(f, backend_keys().secret_key, sealing_key());
     RC_ASSERT(bytes.ok());
     RC_ASSERT(bytes->size() <= auth::kMaxTokenBytes);
     // Any instant inside [issued_at, expires_at) is accepted.
     const auto span = (f.expires_at - f.issued_at).count;
     const Micros now = f.issued_at + Micros{*rc::gen::inRange<std::int64_t>(0, span)};
-    auto got = auth::verify_token(*bytes, backend_keys().public_key, f.game_id, f.server_address, now);
+    auto got = auth::verify_token(*bytes, backend_keys().public_key, sealing_key(), f.game_id,
+                                  f.server_address, now);
     RC_ASSERT(got.ok());
     RC_ASSERT(*got == f);
 }
 
 RC_GTEST_PROP(ConnectTokenProperty, AnyChangedByteIsRefused, ()) {
     const auth::TokenFields f = *gen_fields();
-    auto bytes = auth::mint_token(f, backend_keys().secret_key);
+    auto bytes = auth::mint_token(f, backend_keys().secret_key, sealing_key());
     RC_ASSERT(bytes.ok());
     auto bad = *bytes;
     const auto at = *rc::gen::inRange<std::size_t>(0, bad.size());
     const auto flip = *rc::gen::inRange<int>(1, 256);
     bad[at] = static_cast<std::uint8_t>(bad[at] ^ flip);
-    auto got = auth::verify_token(bad, backend_keys().public_key, f.game_id, f.server_address, f.issued_at);
+    auto got = auth::verify_token(bad, backend_keys().public_key, sealing_key(), f.game_id, f.server_address,
+                                  f.issued_at);
     RC_ASSERT(!got.ok());
     const auto e = auth::token_error(got.error());
     RC_ASSERT(e == auth::TokenError::bad_signature || e == auth::TokenError::malformed);
@@ -60,6 +67,6 @@ RC_GTEST_PROP(ConnectTokenProperty, AnyChangedByteIsRefused, ()) {
 RC_GTEST_PROP(ConnectTokenProperty, RandomBytesNeverVerify, ()) {
     const auto n = *rc::gen::inRange<std::size_t>(0, auth::kMaxTokenBytes + 64);
     const auto junk = *rc::gen::container<std::vector<std::uint8_t>>(n, rc::gen::arbitrary<std::uint8_t>());
-    auto got = auth::verify_token(junk, backend_keys().public_key, kGameId, kServer, kIssued);
+    auto got = auth::verify_token(junk, backend_keys().public_key, sealing_key(), kGameId, kServer, kIssued);
     RC_ASSERT(!got.ok());
 }

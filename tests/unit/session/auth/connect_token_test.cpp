@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace authtest;
 using auth::TokenError;
 
@@ -10,14 +12,15 @@ namespace {
 
 std::vector<std::uint8_t> mint(const auth::TokenFields& f,
                                const auth::SecretKey& k = backend_keys().secret_key) {
-    auto t = auth::mint_token(f, k);
+    auto t = auth::mint_token(f, k, sealing_key());
     EXPECT_TRUE(t.ok()) << t.error().detail;
     return t.ok() ? *t : std::vector<std::uint8_t>{};
 }
 
 TokenError check(std::span<const std::uint8_t> bytes, Micros now = kIssued + Micros{1'000'000},
                  std::string_view server = kServer, std::uint32_t game = kGameId) {
-    return auth::token_error(auth::verify_token(bytes, backend_keys().public_key, game, server, now).error());
+    return auth::token_error(
+        auth::verify_token(bytes, backend_keys().public_key, sealing_key(), game, server, now).error());
 }
 
 }  // namespace
@@ -26,12 +29,14 @@ TEST(ConnectToken, RoundTripKeepsEveryField) {
     const auth::TokenFields f = sample_fields();
     const auto bytes = mint(f);
     EXPECT_EQ(bytes.size(), auth::kMinTokenBytes + f.server_address.size() + f.user_data.size());
-    auto got = auth::verify_token(bytes, backend_keys().public_key, kGameId, kServer, kIssued);
+    auto got = auth::verify_token(bytes, backend_keys().public_key, sealing_key(), kGameId, kServer, kIssued);
     ASSERT_TRUE(got.ok()) << got.error().detail;
     EXPECT_EQ(*got, f);
     auto decoded = auth::decode_token(bytes);
     ASSERT_TRUE(decoded.ok());
-    EXPECT_EQ(*decoded, f);
+    auth::TokenFields without_keys = f;
+    without_keys.keys = {};  // sealed: decoding alone does not open them
+    EXPECT_EQ(*decoded, without_keys);
 }
 
 TEST(ConnectToken, MintingIsDeterministic) {
@@ -42,7 +47,7 @@ TEST(ConnectToken, MintingIsDeterministic) {
 
 TEST(ConnectToken, MissingToken) {
     EXPECT_EQ(check({}), TokenError::missing);
-    auto r = auth::verify_token({}, backend_keys().public_key, kGameId, kServer, kIssued);
+    auto r = auth::verify_token({}, backend_keys().public_key, sealing_key(), kGameId, kServer, kIssued);
     EXPECT_EQ(r.code(), rwd::Errc::rejected);
     EXPECT_EQ(r.error().detail, "missing");
 }
@@ -51,7 +56,8 @@ TEST(ConnectToken, ForgedWithAnotherKey) {
     const auto forged = mint(sample_fields(), other_keys().secret_key);
     EXPECT_EQ(check(forged), TokenError::bad_signature);
     // The forger's own public key would accept it: the server must hold the backend's key.
-    EXPECT_TRUE(auth::verify_token(forged, other_keys().public_key, kGameId, kServer, kIssued).ok());
+    EXPECT_TRUE(
+        auth::verify_token(forged, other_keys().public_key, sealing_key(), kGameId, kServer, kIssued).ok());
 }
 
 TEST(ConnectToken, ExpiredAtAndAfterExpiry) {
@@ -65,8 +71,8 @@ TEST(ConnectToken, NotYetValidBeyondTheSkew) {
     const auto bytes = mint(sample_fields());
     EXPECT_EQ(check(bytes, kIssued - auth::kDefaultTokenClockSkew), TokenError::none);  // server clock behind
     EXPECT_EQ(check(bytes, kIssued - auth::kDefaultTokenClockSkew - Micros{1}), TokenError::not_yet_valid);
-    auto strict =
-        auth::verify_token(bytes, backend_keys().public_key, kGameId, kServer, kIssued - Micros{1}, Micros{});
+    auto strict = auth::verify_token(bytes, backend_keys().public_key, sealing_key(), kGameId, kServer,
+                                     kIssued - Micros{1}, Micros{});
     EXPECT_EQ(auth::token_error(strict.error()), TokenError::not_yet_valid);
     // Extreme clocks do not overflow the comparison.
     EXPECT_EQ(check(bytes, Micros{INT64_MIN}), TokenError::not_yet_valid);
@@ -128,7 +134,8 @@ TEST(ConnectToken, LargestTokenFitsTheBound) {
     f.user_data.assign(auth::kMaxTokenUserDataBytes, 0xEE);
     const auto bytes = mint(f);
     EXPECT_EQ(bytes.size(), auth::kMaxTokenBytes);
-    auto got = auth::verify_token(bytes, backend_keys().public_key, kGameId, f.server_address, kIssued);
+    auto got = auth::verify_token(bytes, backend_keys().public_key, sealing_key(), kGameId, f.server_address,
+                                  kIssued);
     ASSERT_TRUE(got.ok());
     EXPECT_EQ(*got, f);
 }
@@ -137,17 +144,17 @@ TEST(ConnectToken, MintRefusesFieldsATokenCannotCarry) {
     const auth::SecretKey& k = backend_keys().secret_key;
     auth::TokenFields f = sample_fields();
     f.server_address.clear();
-    EXPECT_EQ(auth::mint_token(f, k).code(), rwd::Errc::invalid_argument);
+    EXPECT_EQ(auth::mint_token(f, k, sealing_key()).code(), rwd::Errc::invalid_argument);
     f.server_address = std::string(auth::kMaxTokenAddressBytes + 1, 'a');
-    EXPECT_FALSE(auth::mint_token(f, k).ok());
+    EXPECT_FALSE(auth::mint_token(f, k, sealing_key()).ok());
     f.server_address = "host with space:1";
-    EXPECT_FALSE(auth::mint_token(f, k).ok());
+    EXPECT_FALSE(auth::mint_token(f, k, sealing_key()).ok());
     f = sample_fields();
     f.user_data.assign(auth::kMaxTokenUserDataBytes + 1, 0);
-    EXPECT_FALSE(auth::mint_token(f, k).ok());
+    EXPECT_FALSE(auth::mint_token(f, k, sealing_key()).ok());
     f = sample_fields();
     f.expires_at = f.issued_at;
-    EXPECT_FALSE(auth::mint_token(f, k).ok());
+    EXPECT_FALSE(auth::mint_token(f, k, sealing_key()).ok());
 }
 
 TEST(ConnectToken, StructuralLiesAreMalformedNotTrusted) {
@@ -156,7 +163,7 @@ TEST(ConnectToken, StructuralLiesAreMalformedNotTrusted) {
     bad_magic[0] = 'X';
     EXPECT_EQ(auth::decode_token(bad_magic).error().detail, "not a connect token (bad magic)");
     auto bad_version = good;
-    bad_version[4] = 2;
+    bad_version[4] = 1;  // the first layout, without sealed keys
     EXPECT_EQ(auth::decode_token(bad_version).error().detail, "unsupported token version");
     auto zero_address = good;
     zero_address[49] = 0;
@@ -169,4 +176,50 @@ TEST(ConnectToken, StructuralLiesAreMalformedNotTrusted) {
     long_user[ul] = 0xFF;
     long_user[ul + 1] = 0xFF;  // claims 65535 bytes of user data
     EXPECT_EQ(auth::decode_token(long_user).error().detail, "bad user data length");
+}
+
+TEST(ConnectToken, KeysAreSealedForTheServersAndOpenOnlyWithTheirKey) {
+    const auth::TokenFields f = sample_fields();
+    const auto bytes = mint(f);
+    // The keys never appear in the clear, and decoding without the sealing key does not reveal them.
+    const auto& k = f.keys.client_to_server;
+    EXPECT_EQ(std::search(bytes.begin(), bytes.end(), k.begin(), k.begin() + 8), bytes.end());
+    EXPECT_TRUE(auth::decode_token(bytes)->keys.empty());
+    auto opened =
+        auth::verify_token(bytes, backend_keys().public_key, sealing_key(), kGameId, kServer, kIssued);
+    ASSERT_TRUE(opened.ok());
+    EXPECT_EQ(opened->keys, f.keys);
+    // Another fleet's sealing key: signed by our backend, but not sealed for this server.
+    auto other =
+        auth::verify_token(bytes, backend_keys().public_key, other_sealing_key(), kGameId, kServer, kIssued);
+    EXPECT_EQ(auth::token_error(other.error()), TokenError::wrong_sealing_key);
+    // A backend with the wrong sealing key signs tokens no server of ours opens.
+    auto wrong = auth::mint_token(f, backend_keys().secret_key, other_sealing_key());
+    ASSERT_TRUE(wrong.ok());
+    EXPECT_EQ(check(*wrong), TokenError::wrong_sealing_key);
+}
+
+TEST(ConnectToken, MintRefusesMissingKeys) {
+    auth::TokenFields f = sample_fields();
+    f.keys = {};
+    EXPECT_EQ(auth::mint_token(f, backend_keys().secret_key, sealing_key()).code(),
+              rwd::Errc::invalid_argument);
+    EXPECT_EQ(auth::mint_token(sample_fields(), backend_keys().secret_key, auth::SealingKey{}).code(),
+              rwd::Errc::invalid_argument);
+}
+
+TEST(ClientCredentials, RoundTripAndRefuseWhatIsNotCredentials) {
+    const auth::ClientCredentials c{mint(sample_fields()), sample_keys()};
+    const auto bytes = auth::encode_credentials(c);
+    EXPECT_EQ(bytes.size(), 4 + auth::kSessionKeysBytes + c.token.size());
+    auto back = auth::decode_credentials(bytes);
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(*back, c);
+    EXPECT_FALSE(auth::decode_credentials(c.token).ok());  // a bare token
+    EXPECT_FALSE(auth::decode_credentials(std::span(bytes).first(4 + auth::kSessionKeysBytes)).ok());
+    for (std::size_t n = 0; n < 4 + auth::kSessionKeysBytes; ++n)
+        EXPECT_FALSE(auth::decode_credentials(std::span(bytes).first(n)).ok()) << n;
+    std::vector<std::uint8_t> huge = bytes;
+    huge.resize(4 + auth::kSessionKeysBytes + auth::kMaxTokenBytes + 1, 0);
+    EXPECT_FALSE(auth::decode_credentials(huge).ok());
 }

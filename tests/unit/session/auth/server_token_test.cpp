@@ -17,6 +17,13 @@ namespace {
 constexpr const char* kSimServer = "server:1";  // toy::Match's server address as host:port
 constexpr std::uint64_t kSeed = 8101;
 
+/// The keys the backend handed out with `token` (sample_keys() of its client id and nonce), or some keys when
+/// it does not even decode (the server refuses it before keys matter).
+auth::SessionKeys keys_for(const std::vector<std::uint8_t>& token) {
+    auto f = auth::decode_token(token);
+    return f.ok() ? sample_keys(f->client_id, f->nonce[0]) : sample_keys(0, 0);
+}
+
 /// A match whose server requires tokens; the server's wall clock starts at kIssued (via clock_offset).
 struct TokenMatch : toy::Match<> {
     explicit TokenMatch(std::uint64_t seed, int max_clients = 0)
@@ -30,6 +37,7 @@ struct TokenMatch : toy::Match<> {
         sc.max_clients = max_clients;
         auth::TokenRequirement req;
         req.public_key = backend_keys().public_key;
+        req.sealing_key = sealing_key();
         req.server_address = kSimServer;
         req.clock_offset = kIssued - Micros{1'000'000};  // toy::Match starts at now = 1 s
         sc.require_token = req;
@@ -38,6 +46,7 @@ struct TokenMatch : toy::Match<> {
 
     /// Adds and connects a client presenting `token`.
     int connect_with(std::vector<std::uint8_t> token) {
+        client_config.session_keys = keys_for(token);
         client_config.connect_token = std::move(token);
         return connect_client();
     }
@@ -55,7 +64,7 @@ struct TokenMatch : toy::Match<> {
 
 std::vector<std::uint8_t> token_for(const auth::TokenFields& f,
                                     const auth::SecretKey& k = backend_keys().secret_key) {
-    auto t = auth::mint_token(f, k);
+    auto t = auth::mint_token(f, k, sealing_key());
     EXPECT_TRUE(t.ok());
     return t.ok() ? *t : std::vector<std::uint8_t>{};
 }

@@ -24,6 +24,29 @@ inline const auth::KeyPair& backend_keys() {
     return kp;
 }
 
+/// The servers' sealing key of the tests.
+inline const auth::SealingKey& sealing_key() {
+    static const auth::SealingKey k = auth::derive_sealing_key(seed_from(7));
+    return k;
+}
+
+/// Another fleet's sealing key.
+inline const auth::SealingKey& other_sealing_key() {
+    static const auth::SealingKey k = auth::derive_sealing_key(seed_from(99));
+    return k;
+}
+
+/// The session keys a backend would draw for the token of `client_id` with nonce `nonce_base`, ... (fixed
+/// bytes here: tests need no hidden randomness).
+inline auth::SessionKeys sample_keys(std::uint64_t client_id = 42, std::uint8_t nonce_base = 1) {
+    auth::SessionKeys k;
+    for (std::size_t i = 0; i < k.client_to_server.size(); ++i) {
+        k.client_to_server[i] = static_cast<std::uint8_t>(0x40 + nonce_base + i + client_id);
+        k.server_to_client[i] = static_cast<std::uint8_t>(0x90 + nonce_base + i + client_id);
+    }
+    return k;
+}
+
 /// Some other key (an attacker's).
 inline const auth::KeyPair& other_keys() {
     static const auth::KeyPair kp = auth::generate_keypair(seed_from(99));
@@ -45,6 +68,7 @@ inline auth::TokenFields sample_fields(std::uint64_t client_id = 42, std::uint8_
     f.expires_at = kIssued + kLifetime;
     for (std::size_t i = 0; i < f.nonce.size(); ++i) f.nonce[i] = static_cast<std::uint8_t>(nonce_base + i);
     f.user_data = {'r', 'o', 'l', 'e', '=', '1'};
+    f.keys = sample_keys(client_id, nonce_base);
     return f;
 }
 
