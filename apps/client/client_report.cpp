@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace apps {
@@ -62,6 +63,10 @@ std::string client_report_json(const NetPlayer& player, double played_s) {
     j["events_received"] = s.events_received;
     j["events_out_of_order"] = s.events_out_of_order;
     j["malformed"] = s.malformed;
+    j["encrypted"] = !player.client().config().connect_token.empty();
+    for (std::size_t e = 1; e < rwd::auth::kOpenErrorCount; ++e)
+        j["rejected_" + std::string(rwd::auth::open_error_name(static_cast<rwd::auth::OpenError>(e)))] =
+            s.packets_rejected[e];
     j["inputs_sent"] = s.inputs_sent;
     j["kbps_sent"] = s.kbps_sent;
     j["kbps_received"] = s.kbps_received;

@@ -61,6 +61,7 @@ int run_gui(const ClientOptions& o) {
     pc.bot_seed = o.seed;
     pc.link_seed = o.seed;
     pc.connect_token = o.connect_token;
+    pc.session_keys = o.session_keys;
     pc.logger = log.logger();
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {

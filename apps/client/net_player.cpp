@@ -57,6 +57,7 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
     cc.tick_rate_hz = config.tick_rate_hz;
     cc.game_id = kArenaGameId;
     cc.connect_token = config.connect_token;
+    cc.session_keys = config.session_keys;
     cc.logger = config.logger;
     if (auto s = cc.validate(); !s.ok()) return s.error();
     p->client_ = std::make_unique<ArenaClient>(*p->conditioned_, cc);

@@ -34,6 +34,7 @@ struct NetPlayerConfig {
     std::uint64_t bot_seed = 1;                         ///< the bot's seed
     std::uint64_t link_seed = 1;                        ///< seed of the client-side link conditioner
     std::vector<std::uint8_t> connect_token;  ///< sent in the hello (servers started with --public-key)
+    rwd::auth::SessionKeys session_keys{};    ///< the token's keys: every packet after the hello is sealed
     rwd::Logger logger{};                     ///< the session's log hook
 };
 

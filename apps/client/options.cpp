@@ -73,7 +73,8 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         ->check(CLI::Range(0.0, 100.0));
     app.add_option(
         "--token", o.token,
-        "Connect token (hex, or @FILE) for a server started with --public-key; see rewind-token mint");
+        "Client credentials (hex, or @FILE): the connect token and its keys, for a server started with "
+        "--public-key; rewind-token mint prints them");
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-client")) return *code;
     o.overlay = !no_overlay;
     if (o.tick_rate_hz !=
@@ -110,13 +111,17 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
             text << f.rdbuf();
             hex = text.str();
         }
-        auto bytes = rwd::auth::from_hex(hex, rwd::auth::kMaxTokenBytes);
-        if (!bytes.ok()) {
+        auto bytes = rwd::auth::from_hex(hex, 4 + rwd::auth::kSessionKeysBytes + rwd::auth::kMaxTokenBytes);
+        auto credentials = bytes.ok() ? rwd::auth::decode_credentials(bytes.value())
+                                      : rwd::Result<rwd::auth::ClientCredentials>(bytes.error());
+        if (!credentials.ok()) {
             std::fprintf(stderr, "rewind-client: --token: %.*s\n",
-                         static_cast<int>(bytes.error().detail.size()), bytes.error().detail.data());
+                         static_cast<int>(credentials.error().detail.size()),
+                         credentials.error().detail.data());
             return 2;
         }
-        o.connect_token = std::move(bytes.value());
+        o.connect_token = std::move(credentials->token);
+        o.session_keys = credentials->keys;
     }
     if (o.model == "rollback") {
         auto peer = parse_host_port(o.peer);

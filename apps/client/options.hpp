@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rewind/core/result.hpp>
+#include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <cstdint>
@@ -36,8 +37,9 @@ struct ClientOptions {
     double loss_pct = 0.0;    ///< client-side conditioner: loss in percent, each direction
     std::string token;        ///< connect token from the backend: hex, or @FILE holding hex
 
-    /// The decoded --token (empty: none).
+    /// The token of the decoded --token credentials (empty: none) and its keys.
     std::vector<std::uint8_t> connect_token;
+    rwd::auth::SessionKeys session_keys{};
 
     /// The parsed --connect.
     rwd::transport::Address server{};

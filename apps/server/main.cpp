@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
         "--public-key", o.public_key_file,
         "Backend public key file (hex, from rewind-token keygen): only clients with a valid connect "
         "token (rewind-client --token) get in");
+    app.add_option("--sealing-key", o.sealing_key_file,
+                   "The servers' sealing key file (hex, from rewind-token keygen), with --public-key: opens "
+                   "each token's connection keys, so every packet after the hello is encrypted");
     app.add_option("--public-address", o.public_address,
                    "HOST:PORT the tokens must name (default 127.0.0.1:PORT, or --host:PORT)");
     app.add_option("--bot-secret-key", o.bot_secret_key_file,
@@ -75,9 +78,12 @@ int main(int argc, char** argv) {
     }
     apps::ServerApp& server = *created.value();
     log.kvf(rwd::LogLevel::info,
-            "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d bots=%d seed=%llu",
+            "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d bots=%d seed=%llu "
+            "encryption=%s",
             server.port(), o.host.c_str(), o.max_players, o.tick_rate_hz, o.snapshot_rate_hz, o.bots,
-            static_cast<unsigned long long>(o.seed));
+            static_cast<unsigned long long>(o.seed),
+            server.encrypted() ? "chacha20poly1305"
+                               : "off_development_mode(no_tokens:packets_are_plain_and_unauthenticated)");
     if (server.metrics_port() != 0)
         log.kvf(rwd::LogLevel::info, "event=metrics_listening port=%u host=%s path=/metrics",
                 server.metrics_port(), o.metrics_host.c_str());

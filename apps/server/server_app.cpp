@@ -7,6 +7,8 @@
 #include <rewind/session/auth/connect_token.hpp>
 #include <rewind/transport/enet_metrics.hpp>
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -66,8 +68,17 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
                                        std::chrono::system_clock::now().time_since_epoch())
                                        .count()} -
                             clock.now();
+        if (o.sealing_key_file.empty())
+            return rwd::Error{rwd::Errc::invalid_config,
+                              "--public-key needs --sealing-key (rewind-token keygen writes both)"};
+        auto sealing_text = read_key_file(o.sealing_key_file);
+        if (!sealing_text.ok()) return sealing_text.error();
+        auto sealing = auth::sealing_key_from_hex(*sealing_text);
+        if (!sealing.ok()) return sealing.error();
+        app->sealing_key_ = *sealing;
         auth::TokenRequirement req;
         req.public_key = *key;
+        req.sealing_key = *sealing;
         req.server_address = app->public_address_;
         req.clock_offset = app->wall_offset_;
         sc.require_token = req;
@@ -137,8 +148,14 @@ void ServerApp::manage_bots(Micros now) {
             f.expires_at = f.issued_at + Micros{60'000'000};
             for (std::size_t i = 0; i < f.nonce.size(); ++i)
                 f.nonce[i] = static_cast<std::uint8_t>(pc.bot_seed >> (8 * (i % 8)));
-            auto token = auth::mint_token(f, *bot_key_);
-            if (token.ok()) pc.connect_token = std::move(token.value());
+            // Their keys are random like a backend's (libsodium's generator): a bot's traffic is sealed too.
+            randombytes_buf(f.keys.client_to_server.data(), f.keys.client_to_server.size());
+            randombytes_buf(f.keys.server_to_client.data(), f.keys.server_to_client.size());
+            auto token = auth::mint_token(f, *bot_key_, *sealing_key_);
+            if (token.ok()) {
+                pc.connect_token = std::move(token.value());
+                pc.session_keys = f.keys;
+            }
         }
         auto b = NetPlayer::start(pc, now);
         if (!b.ok()) {
@@ -150,6 +167,13 @@ void ServerApp::manage_bots(Micros now) {
         next_bot_change_ = now + Micros{200'000};
     }
 }
+
+namespace {
+/// Sealed packets the server refused for `why`, for log lines.
+unsigned long long rejected(const cs::ServerStats& st, auth::OpenError why) {
+    return static_cast<unsigned long long>(st.packets_rejected[static_cast<std::size_t>(why)]);
+}
+}  // namespace
 
 void ServerApp::status(Micros now) {
     const auto& st = server_->stats();
@@ -163,7 +187,9 @@ void ServerApp::status(Micros now) {
         LogLevel::info,
         "event=status tick=%u players=%d humans=%d bots=%d tick_ms=%.3f tick_ms_max=%.3f kbps_out=%.1f "
         "kbps_in=%.1f snapshots=%llu malformed=%llu garbage_dropped=%llu refused=%llu ticks_dropped=%llu "
-        "connects_unverified=%llu connects_half_open_limited=%llu",
+        "connects_unverified=%llu connects_half_open_limited=%llu rejected_forged=%llu "
+        "rejected_replayed=%llu "
+        "rejected_truncated=%llu rejected_stale=%llu",
         st.tick.value, server_->seated_count(), server_->seated_count() - bots, bots, tick_ms,
         st.max_tick_time.millis(),
         static_cast<double>(c.bytes_sent - last_bytes_out_) * 8.0 / 1000.0 / span_s,
@@ -172,7 +198,9 @@ void ServerApp::status(Micros now) {
         static_cast<unsigned long long>(c.datagrams_ignored), static_cast<unsigned long long>(st.refused),
         static_cast<unsigned long long>(st.ticks_dropped),
         static_cast<unsigned long long>(c.connects_unverified),
-        static_cast<unsigned long long>(c.connects_half_open_limited));
+        static_cast<unsigned long long>(c.connects_half_open_limited), rejected(st, auth::OpenError::forged),
+        rejected(st, auth::OpenError::replayed), rejected(st, auth::OpenError::truncated),
+        rejected(st, auth::OpenError::stale));
     last_status_ = now;
     last_bytes_out_ = c.bytes_sent;
     last_bytes_in_ = c.bytes_received;
@@ -298,14 +326,19 @@ int ServerApp::run(SignalWaiter& signals) {
     log_.kvf(LogLevel::info,
              "event=exit ticks=%llu connects=%llu disconnects=%llu timeouts=%llu malformed=%llu "
              "garbage_dropped=%llu "
-             "datagrams_received=%llu kicked_garbage=%llu snapshots=%llu",
+             "datagrams_received=%llu kicked_garbage=%llu kicked_cheating=%llu snapshots=%llu "
+             "rejected_forged=%llu "
+             "rejected_replayed=%llu rejected_truncated=%llu rejected_stale=%llu",
              static_cast<unsigned long long>(st.ticks), static_cast<unsigned long long>(st.connects),
              static_cast<unsigned long long>(st.disconnects), static_cast<unsigned long long>(st.timeouts),
              static_cast<unsigned long long>(st.malformed),
              static_cast<unsigned long long>(c.datagrams_ignored),
              static_cast<unsigned long long>(c.datagrams_received),
              static_cast<unsigned long long>(st.kicked_garbage),
-             static_cast<unsigned long long>(st.snapshots_sent));
+             static_cast<unsigned long long>(st.kicked_cheating),
+             static_cast<unsigned long long>(st.snapshots_sent), rejected(st, auth::OpenError::forged),
+             rejected(st, auth::OpenError::replayed), rejected(st, auth::OpenError::truncated),
+             rejected(st, auth::OpenError::stale));
     return 0;
 }
 

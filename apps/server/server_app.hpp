@@ -36,6 +36,7 @@ struct ServerOptions {
     std::uint64_t seed = 1;          ///< seeds the match and the bots
     bool debug = false;              ///< log the library's debug messages too
     std::string public_key_file;     ///< backend public key (hex): set = clients need a connect token
+    std::string sealing_key_file;    ///< the servers' sealing key (hex), required with public_key_file
     std::string public_address;  ///< HOST:PORT tokens must name (default: the bots' address, 127.0.0.1:port)
     std::string
         bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
@@ -59,6 +60,8 @@ public:
     [[nodiscard]] std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
     /// The HOST:PORT connect tokens must name; empty when tokens are not required.
     [[nodiscard]] const std::string& token_address() const { return public_address_; }
+    /// Whether packets after the handshake are sealed (tokens are required).
+    [[nodiscard]] bool encrypted() const { return sealing_key_.has_value(); }
 
 private:
     ServerApp(const ServerOptions& options, const RealClock& clock, const KvLog& log)
@@ -85,8 +88,9 @@ private:
     bool agones_failure_logged_ = false;
     std::uint64_t bots_started_ = 0;
     std::optional<rwd::auth::SecretKey> bot_key_;  // mints the bots' connect tokens when tokens are required
-    std::string public_address_;                   // what those tokens name
-    rwd::Micros wall_offset_{};                    // Unix time minus clock_.now()
+    std::optional<rwd::auth::SealingKey> sealing_key_;  // seals their keys (tokens required)
+    std::string public_address_;                        // what those tokens name
+    rwd::Micros wall_offset_{};                         // Unix time minus clock_.now()
     rwd::Micros next_bot_change_{};
     // status interval bookkeeping
     rwd::Micros last_status_{};

@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
         app.add_subcommand("keygen", "Write a new Ed25519 key pair as hex (the secret file is mode 0600)");
     keygen->add_option("--secret-key", k.secret_key_file, "Secret key file to write")->capture_default_str();
     keygen->add_option("--public-key", k.public_key_file, "Public key file to write")->capture_default_str();
+    keygen
+        ->add_option("--sealing-key", k.sealing_key_file,
+                     "Sealing key file to write (the servers' --sealing-key; secret like the secret key)")
+        ->capture_default_str();
     keygen->add_option("--seed", k.seed_hex,
                        "64 hex digits: derive the pair from this seed (tests) instead of "
                        "fresh randomness");
@@ -31,6 +35,8 @@ int main(int argc, char** argv) {
     auto* mint = app.add_subcommand("mint", "Print a signed connect token (hex), valid from now");
     mint->add_option("--secret-key", m.secret_key_file, "The backend's secret key file")
         ->capture_default_str();
+    mint->add_option("--sealing-key", m.sealing_key_file, "The servers' sealing key file")
+        ->capture_default_str();
     mint->add_option("--client-id", m.client_id, "The client's id (unique per account)")->required();
     mint->add_option("--server", m.server, "HOST:PORT the token admits to (as the server's --public-address)")
         ->required();
@@ -39,12 +45,14 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     mint->add_option("--user-data", m.user_data_hex,
                      "Application data for the server, hex (at most 256 bytes)");
-    mint->add_option("--out", m.out_file, "Also write the token to this file");
+    mint->add_option("--out", m.out_file, "Also write the credentials to this file");
 
     token_tool::InspectOptions i;
     auto* inspect = app.add_subcommand("inspect", "Print a token's fields; with --public-key, verify it now");
-    inspect->add_option("token", i.token, "The token as hex, or @FILE")->required();
+    inspect->add_option("token", i.token, "The credentials (or a bare token) as hex, or @FILE")->required();
     inspect->add_option("--public-key", i.public_key_file, "The backend's public key file");
+    inspect->add_option("--sealing-key", i.sealing_key_file,
+                        "The servers' sealing key file (needed with --public-key)");
     inspect->add_option("--server", i.server, "HOST:PORT to verify against (default: the token's own)");
     inspect->add_option("--game-id", i.game_id, "Game id to verify against")->capture_default_str();
 

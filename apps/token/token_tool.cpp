@@ -109,14 +109,19 @@ int keygen(const KeygenOptions& o, std::FILE* out, std::FILE* err) {
         std::copy(raw->begin(), raw->end(), seed.begin());
     }
     const auth::KeyPair kp = auth::generate_keypair(seed);
+    const auth::SealingKey sealing = auth::derive_sealing_key(seed);
     sodium_memzero(seed.data(), seed.size());
     std::string secret_hex = auth::to_hex(kp.secret_key.bytes);
+    std::string sealing_hex = auth::to_hex(sealing.bytes);
     const bool ok = write_file(o.secret_key_file, secret_hex, true, o.force, err) &&
-                    write_file(o.public_key_file, auth::to_hex(kp.public_key.bytes), false, o.force, err);
+                    write_file(o.public_key_file, auth::to_hex(kp.public_key.bytes), false, o.force, err) &&
+                    write_file(o.sealing_key_file, sealing_hex, true, o.force, err);
     sodium_memzero(secret_hex.data(), secret_hex.size());
+    sodium_memzero(sealing_hex.data(), sealing_hex.size());
     if (!ok) return 1;
-    std::fprintf(out, "secret_key_file=%s public_key_file=%s public_key=%s\n", o.secret_key_file.c_str(),
-                 o.public_key_file.c_str(), auth::to_hex(kp.public_key.bytes).c_str());
+    std::fprintf(out, "secret_key_file=%s public_key_file=%s sealing_key_file=%s public_key=%s\n",
+                 o.secret_key_file.c_str(), o.public_key_file.c_str(), o.sealing_key_file.c_str(),
+                 auth::to_hex(kp.public_key.bytes).c_str());
     return 0;
 }
 
@@ -127,6 +132,11 @@ int mint(const MintOptions& o, std::FILE* out, std::FILE* err) {
     auto key = auth::secret_key_from_hex(*text);
     sodium_memzero(text->data(), text->size());
     if (!key.ok()) return print_error(err, o.secret_key_file, key.error()), 1;
+    auto sealing_text = read_text_file(o.sealing_key_file);
+    if (!sealing_text.ok()) return print_error(err, o.sealing_key_file, sealing_text.error()), 1;
+    auto sealing = auth::sealing_key_from_hex(*sealing_text);
+    sodium_memzero(sealing_text->data(), sealing_text->size());
+    if (!sealing.ok()) return print_error(err, o.sealing_key_file, sealing.error()), 1;
     auto lifetime = parse_duration(o.expires_in);
     if (!lifetime.ok()) return print_error(err, "--expires-in", lifetime.error()), 2;
     auto game = parse_game_id(o.game_id);
@@ -142,11 +152,16 @@ int mint(const MintOptions& o, std::FILE* out, std::FILE* err) {
     f.expires_at = f.issued_at + *lifetime;
     randombytes_buf(f.nonce.data(), f.nonce.size());
     f.user_data = *user;
-    auto token = auth::mint_token(f, *key);
+    randombytes_buf(f.keys.client_to_server.data(), f.keys.client_to_server.size());
+    randombytes_buf(f.keys.server_to_client.data(), f.keys.server_to_client.size());
+    auto token = auth::mint_token(f, *key, *sealing);
     if (!token.ok()) return print_error(err, "mint", token.error()), 2;
-    const std::string hex = auth::to_hex(*token);
+    std::vector<std::uint8_t> credentials = auth::encode_credentials({*token, f.keys});
+    std::string hex = auth::to_hex(credentials);
+    sodium_memzero(credentials.data(), credentials.size());
     if (!o.out_file.empty() && !write_file(o.out_file, hex, false, true, err)) return 1;
     std::fprintf(out, "%s\n", hex.c_str());
+    sodium_memzero(hex.data(), hex.size());
     return 0;
 }
 
@@ -157,8 +172,12 @@ int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err) {
         if (!text.ok()) return print_error(err, hex.substr(1), text.error()), 1;
         hex = *text;
     }
-    auto bytes = auth::from_hex(hex, auth::kMaxTokenBytes);
-    if (!bytes.ok()) return print_error(err, "token", bytes.error()), 1;
+    auto raw = auth::from_hex(hex, 4 + auth::kSessionKeysBytes + auth::kMaxTokenBytes);
+    if (!raw.ok()) return print_error(err, "token", raw.error()), 1;
+    // Credentials hold the token after the keys; a bare token is taken as it is.
+    auto credentials = auth::decode_credentials(*raw);
+    const std::vector<std::uint8_t> token = credentials.ok() ? credentials->token : *raw;
+    const auto* bytes = &token;
     auto f = auth::decode_token(*bytes);
     if (!f.ok()) return print_error(err, "token", f.error()), 1;
     const Micros now = wall_clock_now();
@@ -177,10 +196,19 @@ int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err) {
     if (!key_text.ok()) return print_error(err, o.public_key_file, key_text.error()), 1;
     auto key = auth::public_key_from_hex(*key_text);
     if (!key.ok()) return print_error(err, o.public_key_file, key.error()), 1;
+    if (o.sealing_key_file.empty())
+        return std::fprintf(err, "rewind-token: --public-key needs --sealing-key to open the keys\n"), 2;
+    auto sealing_text = read_text_file(o.sealing_key_file);
+    if (!sealing_text.ok()) return print_error(err, o.sealing_key_file, sealing_text.error()), 1;
+    auto sealing = auth::sealing_key_from_hex(*sealing_text);
+    if (!sealing.ok()) return print_error(err, o.sealing_key_file, sealing.error()), 1;
     auto game = parse_game_id(o.game_id);
     if (!game.ok()) return print_error(err, "--game-id", game.error()), 2;
     const std::string server = o.server.empty() ? f->server_address : o.server;
-    auto v = auth::verify_token(*bytes, *key, *game, server, now);
+    auto v = auth::verify_token(*bytes, *key, *sealing, *game, server, now);
+    // The keys must be those the credentials carry (else the client could not talk to the server).
+    if (v.ok() && credentials.ok() && v->keys != credentials->keys)
+        return std::fprintf(out, "verdict=keys_do_not_match_the_token\n"), 3;
     std::fprintf(out, "verdict=%s\n",
                  v.ok() ? "valid" : auth::token_error_name(auth::token_error(v.error())).data());
     return v.ok() ? 0 : 3;
