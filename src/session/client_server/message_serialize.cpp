@@ -123,7 +123,7 @@ template <class Stream>
 bool serialize(Stream& s, Disconnect& m) {
     if (!wire::serialize_enum(s, m.code, DisconnectCode::unauthorized)) return false;
     if (m.code != DisconnectCode::unauthorized) return true;
-    return wire::serialize_enum(s, m.token_error, auth::TokenError::client_in_use);
+    return wire::serialize_enum(s, m.token_error, auth::TokenError::wrong_sealing_key);
 }
 
 template <class Stream>

@@ -116,6 +116,42 @@ TEST(ServerToken, ForgedTokenIsRefused) {
     expect_refused(token_for(f, other_keys().secret_key), TokenError::bad_signature);
 }
 
+TEST(ServerToken, TokenSealedForOtherServersIsRefused) {
+    // Signed by our backend, but its keys sealed with another fleet's key: the refusal (in the clear, since
+    // the server holds no keys for this client) still reaches the client with its reason.
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    auto t = auth::mint_token(f, backend_keys().secret_key, other_sealing_key());
+    ASSERT_TRUE(t.ok());
+    expect_refused(*t, TokenError::wrong_sealing_key);
+}
+
+TEST(ServerToken, ASeatedClientTalksSealedBothWays) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    TokenMatch m(kSeed);
+    const int c = m.connect_with(valid_token());
+    ASSERT_TRUE(m.run_until_playing());
+    m.run(Micros{1'000'000});
+    const int slot = m.client(c).slot();
+    ASSERT_GE(slot, 0);
+    EXPECT_TRUE(m.server->client_stats(slot).encrypted);
+    EXPECT_EQ(m.server->client_stats(slot).packets_rejected, 0u);
+    EXPECT_GT(m.client(c).stats().snapshots_received, 20u);
+    EXPECT_EQ(m.client(c).stats().malformed, 0u);
+    // A client whose keys are not the token's cannot talk to the server: it is seated (the token is good),
+    // but nothing it sends opens, and nothing the server sends opens for it.
+    TokenMatch w(kSeed);
+    w.client_config.connect_token = valid_token();
+    w.client_config.session_keys = sample_keys(7, 7);
+    const int d = w.connect_client();
+    w.run(Micros{2'000'000});
+    EXPECT_NE(w.client(d).phase(), cs::ClientPhase::playing);
+    std::uint64_t refused = 0;
+    for (auto n : w.client(d).stats().packets_rejected) refused += n;
+    EXPECT_GT(refused, 0u);
+    EXPECT_EQ(w.server->stats().malformed, 0u);
+}
+
 TEST(ServerToken, TamperedTokenIsRefused) {
     auto t = valid_token();
     t[9] ^= 0x01;  // the client id: a client trying to pass as someone else
