@@ -1,6 +1,7 @@
 // The client-server pass runner: network and sessions set-up, the virtual-time loop, server-side
 // measurements.
 #include "cs_match_impl.hpp"
+#include "lab_tokens.hpp"
 
 #include <rewind/core/checksum.hpp>
 
@@ -61,6 +62,8 @@ Match::Match(const PassConfig& config)
     sc.lag_compensation.max_compensated_rtt = rwd::Micros{cfg_.max_compensated_rtt_ms * 1000LL};
     sc.snapshots = cfg_.snapshots;
     sc.late_input_replay_ticks = cfg_.late_input_replay_ticks;
+    const LabTokens tokens(cfg_.seed, server_addr_.host + ":" + std::to_string(server_addr_.port));
+    if (cfg_.sealed) sc.require_token = tokens.requirement();
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
     server_->set_tick_observer(&Match::observe_tick, this);
@@ -76,7 +79,13 @@ Match::Match(const PassConfig& config)
         auto* ep = net_->create_endpoint(a).value();
         (void)net_->set_link(a, server_addr_, cfg_.up);
         (void)net_->set_link(server_addr_, a, cfg_.down);
-        seats_.emplace_back(a, std::make_unique<Client>(*ep, cc),
+        cs::ClientConfig seat_config = cc;
+        if (cfg_.sealed) {
+            auto creds = tokens.credentials(static_cast<std::uint64_t>(i) + 1);
+            seat_config.connect_token = std::move(creds.token);
+            seat_config.session_keys = creds.keys;
+        }
+        seats_.emplace_back(a, std::make_unique<Client>(*ep, seat_config),
                             cfg_.seed * 1000 + static_cast<std::uint64_t>(i), bot_config(cfg_.bots));
     }
     if (cfg_.probe) {
@@ -94,7 +103,16 @@ Match::Match(const PassConfig& config)
         ps.stale_until = seconds(0.45 * d);
         ps.flood_from = seconds(0.6 * d);
         ps.flood_until = seconds(0.7 * d);
-        probe_ = std::make_unique<Probe>(*ep, server_addr_, cfg_.tick_rate, lead, ps);
+        rwd::transport::Transport* probe_ep = ep;
+        std::vector<std::uint8_t> probe_token;
+        if (cfg_.sealed) {  // the probe attacks with valid credentials, as a cheating player would
+            auto creds = tokens.credentials(1'000'000);
+            probe_token = std::move(creds.token);
+            probe_endpoint_ = std::make_unique<SealedEndpoint>(*ep, creds.keys);
+            probe_ep = probe_endpoint_.get();
+        }
+        probe_ = std::make_unique<Probe>(*probe_ep, server_addr_, cfg_.tick_rate, lead, ps,
+                                         std::move(probe_token));
     }
 }
 

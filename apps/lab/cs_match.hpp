@@ -47,6 +47,8 @@ struct PassConfig {
     bool compare_own = false;  ///< compare the predicted own entity with the server's tick by tick
     rwd::client_server::SnapshotConfig snapshots = lab_snapshot_config();  ///< area of interest, budget
     bool bandwidth_check = false;  ///< measure full snapshots and the area of interest (bandwidth_grades.hpp)
+    bool sealed =
+        false;  ///< connect tokens, every packet after the hello sealed (--encrypt), as in production
 };
 
 /// Runs the pass and returns what it measured.

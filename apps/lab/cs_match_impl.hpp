@@ -7,6 +7,7 @@
 #include "cs_match.hpp"
 #include "cs_probe.hpp"
 #include "cs_shots.hpp"
+#include "sealed_endpoint.hpp"
 
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
@@ -96,6 +97,7 @@ private:
     BandwidthMeter bandwidth_;      ///< snapshot bandwidth and interest figures
     std::size_t header_bytes_ = 0;  ///< the transport's header per datagram
     std::vector<Seat> seats_;
+    std::unique_ptr<SealedEndpoint> probe_endpoint_;  // the probe's sealing, in a sealed pass
     std::unique_ptr<Probe> probe_;
     rwd::client_server::ServerClientStats probe_stats_{};  // the probe's seat stats, last seen while seated
     ShotTracker shots_;

@@ -33,6 +33,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.max_rewind_ms = o.max_rewind_ms;
     base.late_input_replay_ticks = o.late_input_replay_ticks;
     base.max_compensated_rtt_ms = o.max_compensated_rtt_ms;
+    base.sealed = o.encrypt;
     if (o.snapshot_budget >= 0) {
         base.snapshots.budget_bytes = o.snapshot_budget;
         base.snapshots.burst_bytes = std::min(kBurstSnapshots * o.snapshot_budget, 65535);
@@ -105,6 +106,9 @@ ModelResult run_client_server(const LabOptions& o) {
                            o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0, rewind.c_str()));
     r.header.push_back("  profile " + o.profile + "  up: " + describe_link(up));
     r.header.push_back("  down: " + describe_link(down));
+    r.header.push_back(
+        o.encrypt ? "  packets: connect tokens, sealed after the hello (ChaCha20-Poly1305, +18 B each)"
+                  : "  packets: plain (development mode; --encrypt seals them as production does)");
     r.header.push_back(
         fmt("  passes: main %.0f s (+ probe client), 0 ms %.0f s, scripted solo %.0f s (latency only), "
             "10%% loss %.0f s",

@@ -43,9 +43,10 @@ bool serialize(Stream& s, RawInputPacket& p) {
 }  // namespace
 
 Probe::Probe(rwd::transport::Transport& transport, const rwd::transport::Address& server, int tick_rate_hz,
-             double lead_ticks, ProbeSchedule schedule)
+             double lead_ticks, ProbeSchedule schedule, std::vector<std::uint8_t> token)
     : transport_(transport),
       server_(server),
+      token_(std::move(token)),
       tick_us_(1e6 / tick_rate_hz),
       lead_ticks_(lead_ticks),
       schedule_(schedule) {}
@@ -114,6 +115,7 @@ void Probe::update(Micros now) {
         if (ev.peer != peer_) continue;
         if (ev.type == rwd::transport::TransportEvent::Type::connected) {
             cs::ConnectRequest hello;
+            hello.token = token_;
             if (cs::encode_message(hello, buffer_).ok())
                 (void)transport_.send(peer_, rwd::transport::Delivery::reliable_ordered, buffer_);
         } else if (ev.type == rwd::transport::TransportEvent::Type::disconnected) {

@@ -32,7 +32,7 @@ public:
     /// A probe on `transport` that will connect to `server`; `lead_ticks` is how far ahead of the newest
     /// snapshot it stamps its inputs (the lab derives it from the configured latencies).
     Probe(rwd::transport::Transport& transport, const rwd::transport::Address& server, int tick_rate_hz,
-          double lead_ticks, ProbeSchedule schedule);
+          double lead_ticks, ProbeSchedule schedule, std::vector<std::uint8_t> token = {});
 
     /// Starts connecting.
     void connect(rwd::Micros start);
@@ -57,6 +57,7 @@ private:
 
     rwd::transport::Transport& transport_;
     rwd::transport::Address server_;
+    std::vector<std::uint8_t> token_;  // its connect token (a sealed pass), sent in the hello
     rwd::transport::PeerId peer_ = rwd::transport::kInvalidPeer;
     double tick_us_ = 0;
     double lead_ticks_ = 0;

@@ -127,6 +127,9 @@ void add_options(CLI::App& app, LabOptions& o) {
                    "ticks back the server still applies a late input by replaying them, 0..16 (0: the "
                    "repeated input stands, the previous behaviour)")
         ->capture_default_str();
+    app.add_flag("--encrypt", o.encrypt,
+                 "client-server passes as a production server runs them: connect tokens, and every packet "
+                 "after the hello encrypted and authenticated (18 bytes more each; seeded keys)");
     app.add_option("--max-rewind-ms", o.max_rewind_ms,
                    "a fixed server lag-compensation cap in ms, 0..1000 (default: each client's own latency, "
                    "RTT compensated up to 250 ms: ServerConfig::rewind_limit = client_latency)");

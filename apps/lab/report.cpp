@@ -24,7 +24,8 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
                     {"max_compensated_rtt_ms", o.max_compensated_rtt_ms},
                     {"profile", o.profile},
                     {"snapshot_budget", o.snapshot_budget},
-                    {"snapshot_codec", o.snapshot_codec}};
+                    {"snapshot_codec", o.snapshot_codec},
+                    {"encrypt", o.encrypt}};
     j["header"] = r.header;
     j["figures"] = r.figures;
     nlohmann::json rows = nlohmann::json::array();

@@ -90,11 +90,14 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     }
     game.commit_snapshot(slot, head);
     s.has_sent_snapshot = true;
+    // The allowance counts the message, not what sealing adds to it (a fixed cost per packet, like the
+    // transport's headers): encryption never changes which entities a snapshot carries.
     // What a snapshot spends beyond the allowance (the header and the pick that always goes) is owed for
     // one snapshot at most, so a client whose mandatory part exceeds the rate is not starved for long after.
     if (s.has_allowance)
-        s.snapshot_allowance = std::max<std::int64_t>(s.snapshot_allowance - static_cast<std::int64_t>(sent),
-                                                      -static_cast<std::int64_t>(sc.budget_bytes));
+        s.snapshot_allowance =
+            std::max<std::int64_t>(s.snapshot_allowance - static_cast<std::int64_t>(buffer.size()),
+                                   -static_cast<std::int64_t>(sc.budget_bytes));
     s.last_snapshot_tick = head.server_tick;
     ServerClientStats& st = s.stats;
     st.snapshot_wire_bytes_total += sent + datagram_overhead;
