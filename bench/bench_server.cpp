@@ -1,15 +1,19 @@
 /// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's
-/// snapshot, its Prometheus page, a client tick whose reconciliation replays 30 ticks, and a client's
-/// rendered frame.
+/// snapshot (plain or sealed), one packet sealed and opened, its Prometheus page, a client tick whose
+/// reconciliation replays 30 ticks, and a client's rendered frame.
 #include <arena/arena_game.hpp>
 
 #include <rewind/core/metrics_text.hpp>
+#include <rewind/session/auth/connect_token.hpp>
+#include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/server.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -50,10 +54,18 @@ public:
     std::size_t max_message_size() const override { return 1172; }
     std::size_t header_bytes() const override { return 0; }
 
+    /// Queues `msg` from `peer`, sealed with `channel` when one is given (a client of a token server).
     template <class Msg>
-    void deliver(tr::PeerId peer, Msg msg, tr::Delivery d = tr::Delivery::unreliable) {
+    void deliver(tr::PeerId peer, Msg msg, tr::Delivery d = tr::Delivery::unreliable,
+                 rwd::auth::SecureChannel* channel = nullptr) {
         tr::TransportEvent ev{tr::TransportEvent::Type::message, peer, d, {}, {}};
         (void)cs::encode_message(msg, ev.data);
+        if (channel) {
+            std::vector<std::uint8_t> plain = std::move(ev.data);
+            const auto lane =
+                d == tr::Delivery::reliable_ordered ? rwd::auth::Lane::reliable : rwd::auth::Lane::unreliable;
+            (void)channel->seal(lane, plain, ev.data);
+        }
         inbox.push_back(std::move(ev));
     }
     bool keep = false;
@@ -61,24 +73,70 @@ public:
 
 constexpr Micros kTick{16'667};
 
+/// Fixed bytes from `base` (benchmarks need no randomness).
+template <std::size_t N>
+std::array<std::uint8_t, N> fixed_bytes(std::uint8_t base) {
+    std::array<std::uint8_t, N> a{};
+    for (std::size_t i = 0; i < N; ++i) a[i] = static_cast<std::uint8_t>(base + i);
+    return a;
+}
+
+/// A token server's requirement, and the hello and client channel of client `p` under it.
+struct Tokens {
+    rwd::auth::KeyPair backend = rwd::auth::generate_keypair(fixed_bytes<32>(7));
+    rwd::auth::SealingKey sealing = rwd::auth::derive_sealing_key(fixed_bytes<32>(7));
+    Micros wall{1'700'000'000'000'000};
+
+    rwd::auth::TokenRequirement requirement() const {
+        rwd::auth::TokenRequirement r;
+        r.public_key = backend.public_key;
+        r.sealing_key = sealing;
+        r.server_address = "bench:1";
+        r.clock_offset = wall;
+        return r;
+    }
+    /// The hello of client `p` (at session time 1 s), and its keys in `keys`.
+    cs::ConnectRequest hello(tr::PeerId p, rwd::auth::SessionKeys& keys) const {
+        rwd::auth::TokenFields f;
+        f.client_id = p;
+        f.server_address = "bench:1";
+        f.issued_at = wall;
+        f.expires_at = wall + Micros{3'600'000'000};
+        f.nonce = fixed_bytes<rwd::auth::kTokenNonceBytes>(static_cast<std::uint8_t>(p));
+        f.keys.client_to_server = fixed_bytes<32>(static_cast<std::uint8_t>(p));
+        f.keys.server_to_client = fixed_bytes<32>(static_cast<std::uint8_t>(p + 100));
+        keys = f.keys;
+        cs::ConnectRequest req;
+        req.token = rwd::auth::mint_token(f, backend.secret_key, sealing).value();
+        return req;
+    }
+};
+
 /// One server tick with N (second argument) seated clients, each sending its input, and every due snapshot
 /// built (first argument: snapshot rate; third: 1 = range-coded entity lists, the default, 0 = bit-packed,
 /// the previous codec; fourth: 1 = every client acknowledges the snapshot sent 6 ticks (100 ms) before, as
 /// on a 100 ms link, so snapshots are deltas; 0 = nobody acknowledges: every snapshot is full, the worst
-/// case, as while everyone joins or on a link that loses everything).
+/// case, as while everyone joins or on a link that loses everything; fifth: 1 = the clients connected with
+/// tokens, so every input is opened and every snapshot and event sealed, as in production).
 void BM_ServerTickClients(benchmark::State& st) {
     const bool acks = st.range(3) != 0;
+    const bool sealed = st.range(4) != 0;
     std::deque<Tick> sent_ticks;  // snapshot ticks, oldest first
     const auto clients = static_cast<tr::PeerId>(st.range(1));
     FakeTransport t;
     cs::ServerConfig sc;
     sc.snapshot_rate_hz = static_cast<int>(st.range(0));
     sc.snapshots.range_coded = st.range(2) != 0;
+    const Tokens tokens;
+    if (sealed) sc.require_token = tokens.requirement();
     cs::Server<ArenaGame> server(t, sc, arena::new_match(1));
     Micros now{1'000'000};
+    std::vector<std::optional<rwd::auth::SecureChannel>> channels(clients + 1);
     for (tr::PeerId p = 1; p <= clients; ++p) {
         t.inbox.push_back(tr::TransportEvent{tr::TransportEvent::Type::connected, p, {}, {}, {}});
-        t.deliver(p, cs::ConnectRequest{}, tr::Delivery::reliable_ordered);
+        rwd::auth::SessionKeys keys;
+        t.deliver(p, sealed ? tokens.hello(p, keys) : cs::ConnectRequest{}, tr::Delivery::reliable_ordered);
+        if (sealed) channels[p].emplace(keys, rwd::auth::SecureChannel::Side::client);
     }
     server.update(now);
     cs::InputPacket<ArenaGame::Input> pkt;
@@ -86,6 +144,8 @@ void BM_ServerTickClients(benchmark::State& st) {
     for (auto& in : pkt.inputs) in.move_x = 60, in.buttons = arena::kFire;
     std::uint64_t snapshots = 0, snapshot_bytes = 0;
     for (auto _ : st) {
+        // The clients' packets are made (and sealed) off the clock: the figure is the server's work alone.
+        st.PauseTiming();
         const Tick next = server.tick();
         while (acks && sent_ticks.size() > 1 && sent_ticks[1].value + 6 <= next.value) sent_ticks.pop_front();
         pkt.has_ack = acks && !sent_ticks.empty() && sent_ticks.front().value + 6 <= next.value;
@@ -93,8 +153,9 @@ void BM_ServerTickClients(benchmark::State& st) {
         for (tr::PeerId p = 1; p <= clients; ++p) {
             pkt.newest_tick = next + 2;
             pkt.inputs[0].aim = static_cast<std::uint16_t>(next.value * 97u + p * 1024u);
-            t.deliver(p, pkt);
+            t.deliver(p, pkt, tr::Delivery::unreliable, channels[p] ? &*channels[p] : nullptr);
         }
+        st.ResumeTiming();
         now += kTick;
         const auto before = server.stats().snapshots_sent;
         server.update(now);
@@ -104,6 +165,9 @@ void BM_ServerTickClients(benchmark::State& st) {
     for (int s = 0; s < static_cast<int>(clients); ++s)
         snapshot_bytes += server.client_stats(s).snapshot_bytes_total;
     st.counters["seated"] = server.seated_count();
+    std::uint64_t rejected = 0;
+    for (auto r : server.stats().packets_rejected) rejected += r;
+    st.counters["rejected"] = static_cast<double>(rejected);  // must stay 0
     st.counters["snapshots/tick"] =
         benchmark::Counter(static_cast<double>(snapshots) / static_cast<double>(st.iterations()));
     std::uint64_t deltas = 0;
@@ -116,11 +180,31 @@ void BM_ServerTickClients(benchmark::State& st) {
         static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
 }
 BENCHMARK(BM_ServerTickClients)
-    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}})
-    ->Args({60, 64, 1, 1})
-    ->Args({30, 64, 1, 0})
-    ->Args({30, 64, 0, 0})
+    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}})
+    ->Args({60, 64, 1, 1, 0})
+    ->Args({30, 64, 1, 0, 0})
+    ->Args({30, 64, 0, 0, 0})
+    ->Args({30, 8, 1, 1, 1})
+    ->Args({30, 64, 1, 1, 1})
+    ->Args({30, 64, 1, 0, 1})
     ->Unit(benchmark::kMicrosecond);
+
+/// Sealing then opening one packet of N bytes (ChaCha20-Poly1305 and the replay window): what encryption adds
+/// per packet, on each side.
+void BM_SealAndOpenPacket(benchmark::State& st) {
+    const auto keys = rwd::auth::SessionKeys{fixed_bytes<32>(1), fixed_bytes<32>(2)};
+    rwd::auth::SecureChannel client(keys, rwd::auth::SecureChannel::Side::client);
+    rwd::auth::SecureChannel server(keys, rwd::auth::SecureChannel::Side::server);
+    std::vector<std::uint8_t> plain(static_cast<std::size_t>(st.range(0)), 0x5A), sealed, opened;
+    for (auto _ : st) {
+        (void)client.seal(rwd::auth::Lane::unreliable, plain, sealed);
+        if (server.open(rwd::auth::Lane::unreliable, sealed, opened) != rwd::auth::OpenError::none)
+            st.SkipWithError("a genuine packet did not open");
+        benchmark::DoNotOptimize(opened.data());
+    }
+    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * st.range(0));
+}
+BENCHMARK(BM_SealAndOpenPacket)->Arg(40)->Arg(200)->Arg(1172)->Unit(benchmark::kNanosecond);
 
 /// The Prometheus page of a server with 64 seated clients that have played a second (what one scrape costs
 /// the server loop).
