@@ -30,7 +30,13 @@ void to_json(nlohmann::json& j, const RbPeerFigures& p) {
          {"kbps_sent", p.kbps_sent},
          {"kbps_received", p.kbps_received},
          {"ping_ms", p.ping_ms},
-         {"disconnects", p.disconnects}};
+         {"disconnects", p.disconnects},
+         {"input_delay_start", p.input_delay_start},
+         {"input_delay_min", p.input_delay_min},
+         {"input_delay_max", p.input_delay_max},
+         {"input_delay_final", p.input_delay_final},
+         {"input_delay_changes", p.input_delay_changes},
+         {"advanced_share", p.advanced_share}};
 }
 
 void to_json(nlohmann::json& j, const RbDeterminism& d) {

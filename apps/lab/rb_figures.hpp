@@ -39,6 +39,12 @@ struct RbPeerFigures {
     double kbps_received = 0;       ///< mean receive rate from all peers
     double ping_ms = 0;             ///< mean smoothed RTT to its peers at the end
     std::uint64_t disconnects = 0;  ///< players it saw disconnect (must be 0)
+    int input_delay_start = 0;      ///< the input delay of its first frame (chosen from the handshake)
+    int input_delay_min = 0;        ///< the least it used
+    int input_delay_max = 0;        ///< the most it used
+    int input_delay_final = 0;      ///< at the end
+    std::uint64_t input_delay_changes = 0;  ///< changes the adaptation made
+    double advanced_share = 0;              ///< frames advanced / wall-clock frames since it started running
 };
 
 /// The determinism check of a pass.

@@ -49,9 +49,13 @@ struct RbPeer {
     Micros next_frame{};
     Micros last_frame{};
     Frame last_input_frame = rwd::rollback::kNullFrame;
-    Frame collected = rwd::rollback::kNullFrame;  // confirmed frames taken in
-    std::vector<std::uint64_t> checksums;         // by frame
-    std::vector<bool> has_checksum;               // by frame
+    arena::Input handed{};                               // the newest input handed to the session
+    arena::Input committed{};                            // the input of the newest committed frame
+    Frame recorded_through = rwd::rollback::kNullFrame;  // frames of its inputs written to sent_
+    int delay_at_start = -1;                             // the session's input delay at its first frame
+    Frame collected = rwd::rollback::kNullFrame;         // confirmed frames taken in
+    std::vector<std::uint64_t> checksums;                // by frame
+    std::vector<bool> has_checksum;                      // by frame
     std::optional<Micros> running_at;
     std::array<std::uint64_t, rwd::rollback::kRollbackHistogramSize>
         last_depths{};                                           // histogram at the last sample
@@ -137,6 +141,7 @@ private:
             rwd::rollback::P2PConfig pc;
             pc.num_players = n;
             pc.input_delay = cfg_.input_delay;
+            pc.adapt_input_delay = cfg_.adapt_input_delay;
             pc.max_prediction = cfg_.max_prediction;
             pc.frame_duration = Micros{static_cast<std::int64_t>(std::llround(1e6 / cfg_.tick_rate))};
             pc.max_spectators = 0;
@@ -190,7 +195,10 @@ private:
         p.last_frame = now_;
         if (due == 0) p.session->update(now_);
         for (int k = 0; k < due; ++k) frame(p);
-        if (!p.running_at && p.session->running()) p.running_at = now_;
+        if (!p.running_at && p.session->running()) {
+            p.running_at = now_;
+            p.delay_at_start = p.session->input_delay();
+        }
         collect(p);
     }
 
@@ -201,14 +209,27 @@ private:
         if (f != p.last_input_frame) {
             const arena::Input in = p.bot.think(arena::view_of(s.state(), p.index));
             if (!s.add_local_input(p.index, in).ok()) return;
-            // The session uses it at frame f + delay; the frames before the first delay are neutral.
-            auto& mine = sent_[static_cast<std::size_t>(p.index)];
-            const auto at = static_cast<std::size_t>(f + cfg_.input_delay);
-            if (mine.size() <= at) mine.resize(at + 1, arena::Input{});
-            mine[at] = in;
+            p.handed = in;
             p.last_input_frame = f;
         }
         (void)s.advance(now_);
+        record_committed(p);
+    }
+
+    // The frame the session put the newest input in (it commits it in advance(), at the frame its delay
+    // says): that frame gets the input the bot handed over, the frames before it the previous input (a
+    // longer delay repeats it; the first frames are neutral). No new frame: the input repeated the previous
+    // one and was merged away (a shorter delay).
+    void record_committed(RbPeer& p) {
+        const Frame last = p.session->last_local_input_frame();
+        if (last <= p.recorded_through) return;
+        auto& mine = sent_[static_cast<std::size_t>(p.index)];
+        const auto at = static_cast<std::size_t>(last);
+        if (mine.size() <= at) mine.resize(at + 1, arena::Input{});
+        for (Frame g = p.recorded_through + 1; g < last; ++g) mine[static_cast<std::size_t>(g)] = p.committed;
+        mine[at] = p.handed;
+        p.committed = p.handed;
+        p.recorded_through = last;
     }
 
     // Events, and the checksum and inputs of every newly confirmed frame (while they are still in the rings).
@@ -312,6 +333,14 @@ void RbMatch::finish() {
         const double run_s = p.running_at ? (end_ - *p.running_at).seconds() : 0.0;
         peer_running_s += run_s;
         pf.resimulated_per_s = run_s > 0 ? static_cast<double>(st.frames_resimulated) / run_s : 0.0;
+        pf.input_delay_start = p.delay_at_start;
+        pf.input_delay_min = st.input_delay_min;
+        pf.input_delay_max = st.input_delay_max;
+        pf.input_delay_final = st.input_delay;
+        pf.input_delay_changes = st.input_delay_changes;
+        pf.advanced_share = run_s > 0 ? static_cast<double>(st.frames_advanced) /
+                                            (run_s * static_cast<double>(cfg_.tick_rate))
+                                      : 0.0;
         std::uint64_t rb_ns = 0;
         for (auto v : st.timing.rollback_ns) rb_ns += v;
         rollback_ns += rb_ns;

@@ -13,15 +13,16 @@ namespace lab {
 
 /// What one rollback/lockstep pass runs.
 struct RbPassConfig {
-    int players = 2;                  ///< peers, one local bot player each (2..4)
-    double duration_s = 60;           ///< simulated seconds after the transport mesh connected
-    std::uint64_t seed = 1;           ///< network, bots and frame timing
-    int tick_rate = 60;               ///< simulation frames per second (nominal)
-    double fps = 144;                 ///< each peer's render loop rate (its frame clock is polled this often)
-    double frame_jitter = 0.25;       ///< render frame time spread
-    int input_delay = 2;              ///< frames between a local input and the frame it is used in
-    int max_prediction = 8;           ///< prediction window; 0 = lockstep
-    rwd::transport::LinkConfig up;    ///< lower-numbered peer -> higher-numbered peer
+    int players = 2;                ///< peers, one local bot player each (2..4)
+    double duration_s = 60;         ///< simulated seconds after the transport mesh connected
+    std::uint64_t seed = 1;         ///< network, bots and frame timing
+    int tick_rate = 60;             ///< simulation frames per second (nominal)
+    double fps = 144;               ///< each peer's render loop rate (its frame clock is polled this often)
+    double frame_jitter = 0.25;     ///< render frame time spread
+    int input_delay = 2;            ///< frames between a local input and the frame it is used in (the least)
+    bool adapt_input_delay = true;  ///< each session sizes its delay to its links (P2PConfig)
+    int max_prediction = 8;         ///< prediction window; 0 = lockstep
+    rwd::transport::LinkConfig up;  ///< lower-numbered peer -> higher-numbered peer
     rwd::transport::LinkConfig down;  ///< higher-numbered peer -> lower-numbered peer
 };
 

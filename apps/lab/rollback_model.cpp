@@ -10,9 +10,10 @@
 namespace lab {
 namespace {
 
-constexpr int kRollbackDelay = 2;     // the session's default input delay
-constexpr int kRollbackWindow = 8;    // the session's default prediction window
-constexpr double kMinCoverage = 0.5;  // the check must cover at least this share of the nominal frames
+constexpr int kRollbackDelay = 2;      // the session's default input delay
+constexpr int kRollbackWindow = 8;     // the session's default prediction window
+constexpr double kMinCoverage = 0.5;   // the check must cover at least this share of the nominal frames
+constexpr double kMinAdvanced = 0.95;  // rollback must advance this share of the wall-clock frames
 
 /// Lockstep waits for every input, so the input delay must cover the one-way trip: latency plus two standard
 /// deviations of jitter, plus one frame for a lost packet's resend, in whole frames.
@@ -72,6 +73,7 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     pc.frame_jitter = o.frame_jitter;
     pc.max_prediction = lockstep ? 0 : kRollbackWindow;
     pc.input_delay = lockstep ? lockstep_delay(up, down, o.tick_rate) : kRollbackDelay;
+    pc.adapt_input_delay = !lockstep;  // rollback sizes its delay to the links; lockstep's covers the trip
     pc.up = up;
     pc.down = down;
     const RbFigures f = run_rb_pass(pc);
@@ -80,10 +82,26 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     r.header.push_back(fmt("rewind-lab  model %s  players %d  duration %.0f s  seed %llu", name, players,
                            o.duration_s, static_cast<unsigned long long>(o.seed)) +
                        players_note);
-    r.header.push_back(
-        fmt("  tick %d Hz  render %.0f fps ± %.0f %%  input delay %d frames  prediction window %d%s",
-            o.tick_rate, o.render_fps, o.frame_jitter * 100.0, pc.input_delay, pc.max_prediction,
-            lockstep ? " (lockstep; delay covers latency + 2 jitter + 1 frame)" : ""));
+    int start_lo = 1 << 30, start_hi = 0, used_lo = 1 << 30, used_hi = 0;
+    std::uint64_t delay_changes = 0;
+    double advanced = f.peers.empty() ? 0.0 : 1.0;
+    for (const RbPeerFigures& p : f.peers) {
+        start_lo = std::min(start_lo, p.input_delay_start);
+        start_hi = std::max(start_hi, p.input_delay_start);
+        used_lo = std::min(used_lo, p.input_delay_min);
+        used_hi = std::max(used_hi, p.input_delay_max);
+        delay_changes += p.input_delay_changes;
+        advanced = std::min(advanced, p.advanced_share);
+    }
+    const std::string delay =
+        lockstep ? fmt("input delay %d frames", pc.input_delay)
+                 : fmt("input delay sized to the links: %d..%d at the start, %d..%d in play (%llu changes; "
+                       "least %d)",
+                       start_lo, start_hi, used_lo, used_hi, static_cast<unsigned long long>(delay_changes),
+                       pc.input_delay);
+    r.header.push_back(fmt("  tick %d Hz  render %.0f fps ± %.0f %%  %s  prediction window %d%s", o.tick_rate,
+                           o.render_fps, o.frame_jitter * 100.0, delay.c_str(), pc.max_prediction,
+                           lockstep ? " (lockstep; delay covers latency + 2 jitter + 1 frame)" : ""));
     r.header.push_back("  profile " + o.profile + "  lower -> higher peer: " + describe_link(up));
     r.header.push_back("  higher -> lower peer: " + describe_link(down));
     r.header.push_back(
@@ -127,6 +145,20 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
             "inputs sent; 0 desyncs; >= %.0f%% of %.0f frames checked",
             kMinCoverage * 100.0, nominal),
         det_pass);
+    if (!lockstep) {
+        std::string who;
+        for (const RbPeerFigures& p : f.peers)
+            who += fmt("%s%d: %.1f %%, delay %d..%d", who.empty() ? "" : "; ", p.index,
+                       p.advanced_share * 100.0, p.input_delay_min, p.input_delay_max);
+        r.verdict.add("Rollback keeps up",
+                      fmt("%.1f %% of wall-clock frames advanced (≥ %.0f), delay %d..%d", advanced * 100.0,
+                          kMinAdvanced * 100.0, used_lo, used_hi),
+                      "slowest peer " + fmt("%.1f %%", advanced * 100.0) + "; per peer " + who,
+                      fmt(">= %.0f%% of the frames the wall clock allows while running, on every peer (the "
+                          "input delay sized to the links keeps stalls rare)",
+                          kMinAdvanced * 100.0),
+                      advanced >= kMinAdvanced);
+    }
     if (lockstep)
         r.verdict.add(
             "Lockstep: no rollbacks", fmt("%llu rollbacks", static_cast<unsigned long long>(f.rollbacks)),

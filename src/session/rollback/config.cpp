@@ -12,6 +12,8 @@ Status P2PConfig::validate() const {
     }
     if (input_delay < 0 || input_delay > kMaxInputDelay)
         return Error{Errc::invalid_config, "input_delay must be 0..30"};
+    if (max_input_delay < input_delay || max_input_delay > kMaxInputDelay)
+        return Error{Errc::invalid_config, "max_input_delay must be input_delay..30"};
     if (max_prediction < 0 || max_prediction > kMaxPredictionWindow) {
         return Error{Errc::invalid_config, "max_prediction must be 0..32"};
     }
@@ -63,6 +65,8 @@ std::string_view event_name(SessionEvent::Type type) {
             return "spectator_joined";
         case T::spectator_left:
             return "spectator_left";
+        case T::input_delay:
+            return "input_delay";
     }
     return "unknown";
 }

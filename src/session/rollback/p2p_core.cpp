@@ -14,6 +14,8 @@ P2PCore::Impl::Impl(transport::Transport& transport, const P2PConfig& config, In
     queues_.resize(kMaxSessionPlayers);
     last_local_.fill(neutral_);
     delay_ = cfg_.input_delay;
+    adapt_delay_ = cfg_.adapt_input_delay;
+    stats_.input_delay = stats_.input_delay_min = stats_.input_delay_max = delay_;
 }
 
 P2PCore::P2PCore(transport::Transport& transport, const P2PConfig& config, InputCheck check,
@@ -53,7 +55,8 @@ void P2PCore::disconnect_player(int slot) { impl_->disconnect_player(slot); }
 Status P2PCore::set_input_delay(int frames) {
     if (frames < 0 || frames > kMaxInputDelay)
         return Error{Errc::invalid_argument, "input delay must be 0..30"};
-    impl_->delay_ = frames;
+    impl_->adapt_delay_ = false;  // the app decides from now on
+    impl_->set_delay(frames, false);
     return {};
 }
 
@@ -66,6 +69,7 @@ bool P2PCore::confirmed_input(int slot, Frame f, const InputBits*& out) const {
 
 int P2PCore::input_delay() const { return impl_->delay_; }
 int P2PCore::effective_input_delay() const { return impl_->last_local_frame_ - (impl_->frame_ - 1); }
+Frame P2PCore::last_local_input_frame() const { return impl_->last_local_frame_; }
 Frame P2PCore::current_frame() const { return impl_->frame_; }
 Frame P2PCore::confirmed_frame() const { return impl_->confirmed_frame(); }
 bool P2PCore::running() const { return impl_->running_; }

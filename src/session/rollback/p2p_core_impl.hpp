@@ -60,6 +60,13 @@ public:
     void resolve_rollback();
     void process_confirmed();
     void update_time_sync();
+    // input delay (p2p_delay.cpp)
+    /// The delay the links call for now: inputs sent now must reach every player within the window.
+    [[nodiscard]] int wanted_input_delay() const;
+    /// Follows wanted_input_delay() (at once when it is higher; one frame lower after a quiet spell).
+    void adapt_input_delay(Micros now, bool at_start);
+    /// Sets the local inputs' delay and records it.
+    void set_delay(int frames, bool adapted);
     Frame oldest_needed() const { return frame_ - cfg_.max_prediction - 1; }
     SessionStats stats() const;
     std::vector<PeerStatsRb> peer_stats() const;
@@ -105,6 +112,9 @@ public:
     Frame last_local_frame_ = kNullFrame;
     Frame committed_for_ = kNullFrame;  // the frame whose local input was committed last
     int delay_ = 2;
+    bool adapt_delay_ = true;  // cfg_.adapt_input_delay until set_input_delay() is called
+    Micros next_delay_check_{};
+    int delay_room_checks_ = 0;  // consecutive checks that found room for a shorter delay
 
     Frame checked_through_ = kNullFrame;        // frames whose confirmation was processed
     std::deque<ChecksumReport> local_reports_;  // our checksums of confirmed frames (bounded)

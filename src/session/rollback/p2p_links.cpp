@@ -93,6 +93,7 @@ void P2PCore::Impl::update(Micros now) {
             if (l.remote_role() == Role::player && l.state() == PeerLink::State::syncing) all = false;
         }
         if (all) {
+            adapt_input_delay(now, true);  // the handshake measured the links: size the delay before frame 0
             running_ = true;
             running_since_ = now;
             push_event(SessionEvent{SessionEvent::Type::running});
@@ -101,6 +102,7 @@ void P2PCore::Impl::update(Micros now) {
     resolve_rollback();
     process_confirmed();
     update_time_sync();
+    if (running_) adapt_input_delay(now, false);
     send_all(now, false);
     if (cfg_.drive_transport) transport_.update(now);
 }

@@ -58,12 +58,27 @@ bool PeerLink::send(transport::Transport& t, Sender& sender, Message& msg, Micro
     return ok;
 }
 
+void PeerLink::add_rtt_sample(Micros sample) {
+    if (!have_rtt_) {
+        rtt_ = sample;
+        rtt_var_ = Micros{sample.count / 4};  // a first guess the next samples soon replace
+        have_rtt_ = true;
+        return;
+    }
+    const std::int64_t err = sample.count - rtt_.count;
+    rtt_var_ = Micros{(rtt_var_.count * 3 + (err < 0 ? -err : err)) / 4};
+    rtt_ = Micros{(rtt_.count * 7 + sample.count) / 8};
+}
+
 void PeerLink::send_sync_request(transport::Transport& t, Sender& sender, Micros now) {
     // A retry repeats the outstanding nonce: on a link whose round trip exceeds sync_retry, a fresh nonce per
     // retry would make every reply stale on arrival and the handshake would never finish.
     if (!sync_outstanding_) {
         sync_nonce_ = rng_.next_u32();
         sync_outstanding_ = true;
+        sync_retried_ = false;
+    } else {
+        sync_retried_ = true;
     }
     Message m;
     m.type = MsgType::sync_request;
@@ -116,6 +131,9 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
             if (state_ == State::syncing && initiator_ && sync_outstanding_ &&
                 msg.request_nonce == sync_nonce_) {
                 sync_outstanding_ = false;
+                // A reply to a request sent once times the round trip (after a retry it could answer either
+                // send: no sample, as Karn's algorithm has it).
+                if (!sync_retried_) add_rtt_sample(now - last_sync_send_);
                 ++sync_done_;
                 events.push_back({LinkEvent::Type::synchronizing, sync_done_, params_.sync_roundtrips});
                 if (sync_done_ >= params_.sync_roundtrips) {
@@ -136,11 +154,7 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
         case MsgType::quality_reply: {
             // The stamp is our own clock's low 32 bits; the modular difference is the round trip.
             const std::uint32_t sample_us = static_cast<std::uint32_t>(now.count) - msg.stamp;
-            if (sample_us < 60'000'000u) {
-                const Micros sample{static_cast<std::int64_t>(sample_us)};
-                rtt_ = have_rtt_ ? Micros{(rtt_.count * 7 + sample.count) / 8} : sample;
-                have_rtt_ = true;
-            }
+            if (sample_us < 60'000'000u) add_rtt_sample(Micros{static_cast<std::int64_t>(sample_us)});
             break;
         }
         case MsgType::goodbye:

@@ -95,6 +95,10 @@ public:
     [[nodiscard]] bool running() const { return state_ == State::running; }
     [[nodiscard]] bool interrupted() const { return interrupted_; }
     [[nodiscard]] Micros ping() const { return rtt_; }
+    /// Mean deviation of the round trip (as TCP's RTTVAR: a quarter of each new |sample - ping| mixed in).
+    [[nodiscard]] Micros ping_deviation() const { return rtt_var_; }
+    /// Whether a round trip was measured yet (by the handshake or a quality report).
+    [[nodiscard]] bool has_ping() const { return have_rtt_; }
     [[nodiscard]] Micros last_send() const { return last_send_; }
     [[nodiscard]] Micros last_receive() const { return last_recv_; }
 
@@ -122,6 +126,8 @@ public:
 
 private:
     void send_sync_request(transport::Transport& t, Sender& sender, Micros now);
+    /// Mixes one round-trip sample into the smoothed ping and its deviation.
+    void add_rtt_sample(Micros sample);
 
     transport::PeerId peer_;
     Role remote_role_;
@@ -138,10 +144,12 @@ private:
     Micros last_sync_send_{};
     bool sync_sent_ = false;
     bool sync_outstanding_ = false;  ///< sync_nonce_ awaits its reply
+    bool sync_retried_ = false;      ///< that nonce was sent more than once (its reply times nothing)
     Micros last_send_{};
     Micros last_recv_{};
     Micros last_quality_{};
     Micros rtt_{};
+    Micros rtt_var_{};
     bool have_rtt_ = false;
     bool interrupted_ = false;
 };

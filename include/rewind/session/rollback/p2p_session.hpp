@@ -87,13 +87,17 @@ public:
     /// Drops a remote player on purpose (e.g. kicked); its input is neutral from its last confirmed frame on.
     void disconnect_player(int slot) { core_.disconnect_player(slot); }
 
-    /// Changes the local input delay mid-match. Longer: the gap repeats the last input; shorter: frames whose
-    /// input repeats the previous one are merged away. No frame freezes and no distinct input is lost.
+    /// Changes the local input delay mid-match, and stops P2PConfig::adapt_input_delay from changing it.
+    /// Longer: the gap repeats the last input; shorter: frames whose input repeats the previous one are
+    /// merged away. No frame freezes and no distinct input is lost.
     [[nodiscard]] Status set_input_delay(int frames) { return core_.set_input_delay(frames); }
-    /// The current input delay target.
+    /// The current input delay target (chosen by the adaptation, or set).
     [[nodiscard]] int input_delay() const { return core_.input_delay(); }
     /// The delay the newest local input really got (converges to input_delay() after a change).
     [[nodiscard]] int effective_input_delay() const { return core_.effective_input_delay(); }
+    /// The frame the newest local input is used in, once committed (by advance()); the frames between it and
+    /// the one before repeat the previous input. kNullFrame before the first.
+    [[nodiscard]] Frame last_local_input_frame() const { return core_.last_local_input_frame(); }
 
     /// The state at the start of current_frame() (after every rollback so far).
     [[nodiscard]] const State& state() const { return state_; }

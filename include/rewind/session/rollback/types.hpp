@@ -45,8 +45,15 @@ enum class PlayerKind : std::uint8_t {
 
 /// The knobs of a P2PSession (see docs/TUNING.md for when to change them).
 struct P2PConfig {
-    int num_players = 2;                   ///< slots 0..num_players-1 take part (2..8)
-    int input_delay = 2;                   ///< frames between an input and the frame it is used in
+    int num_players = 2;  ///< slots 0..num_players-1 take part (2..8)
+    int input_delay = 2;  ///< frames between an input and the frame it is used in (adapting: the least)
+    /// Size the input delay to the link: from the measured round trip and its deviation to every player, the
+    /// delay that lets their inputs arrive within the prediction window (the handshake's round trips choose
+    /// it before the first frame; quality reports adjust it during the match: up at once, down one frame
+    /// after 2 s of room), between input_delay and max_input_delay. Each peer sizes its own inputs' delay:
+    /// nothing to agree on, never a desync. set_input_delay() turns it off.
+    bool adapt_input_delay = true;
+    int max_input_delay = 20;              ///< the most the adaptation chooses, input_delay..30
     int max_prediction = 8;                ///< frames simulated ahead of confirmed input; 0 = lockstep
     int checksum_interval = 30;            ///< confirmed frames whose checksums peers compare (0 = off)
     int sync_roundtrips = 5;               ///< handshake round trips before a peer counts as synchronized
@@ -101,6 +108,7 @@ struct SessionEvent {
                            ///< `player`)
         spectator_joined,  ///< a spectator (transport `peer`) finished its handshake
         spectator_left,    ///< a spectator (transport `peer`) left or timed out
+        input_delay,       ///< the adaptation chose a new input delay for the local inputs: `count` frames
     };
     Type type = Type::running;
     int player = -1;                                   ///< the player slot concerned, or -1
@@ -187,18 +195,22 @@ struct SessionStats {
     std::uint64_t frames_resimulated = 0;  ///< frames simulated again by rollbacks
     std::uint64_t rollbacks = 0;           ///< number of rollbacks
     std::array<std::uint64_t, kRollbackHistogramSize> rollback_depth{};  ///< rollbacks by depth
-    double resimulated_per_second = 0.0;   ///< frames_resimulated over the time since running started
-    std::uint64_t stalls_prediction = 0;   ///< advance() calls refused at the prediction threshold
-    std::uint64_t stalls_time_sync = 0;    ///< frames skipped by the time-sync backstop
-    std::uint64_t time_sync_events = 0;    ///< changes of the recommended speed
-    std::uint64_t checksums_compared = 0;  ///< confirmed-frame checksums compared with a peer
-    std::uint64_t desyncs = 0;             ///< mismatches found
-    std::uint64_t malformed = 0;           ///< packets dropped as malformed, all peers
-    std::uint64_t spectator_history = 0;   ///< confirmed input frames kept for spectators (<= the window)
-    std::uint64_t spectators_dropped = 0;  ///< spectators dropped for falling behind that window
-    double frames_ahead = 0.0;             ///< current advantage over the slowest peer
-    double time_scale = 1.0;               ///< current recommended speed
-    TimingStats timing{};                  ///< save/load/step time (with a clock)
+    double resimulated_per_second = 0.0;    ///< frames_resimulated over the time since running started
+    std::uint64_t stalls_prediction = 0;    ///< advance() calls refused at the prediction threshold
+    std::uint64_t stalls_time_sync = 0;     ///< frames skipped by the time-sync backstop
+    std::uint64_t time_sync_events = 0;     ///< changes of the recommended speed
+    std::uint64_t checksums_compared = 0;   ///< confirmed-frame checksums compared with a peer
+    std::uint64_t desyncs = 0;              ///< mismatches found
+    std::uint64_t malformed = 0;            ///< packets dropped as malformed, all peers
+    std::uint64_t spectator_history = 0;    ///< confirmed input frames kept for spectators (<= the window)
+    std::uint64_t spectators_dropped = 0;   ///< spectators dropped for falling behind that window
+    double frames_ahead = 0.0;              ///< current advantage over the slowest peer
+    double time_scale = 1.0;                ///< current recommended speed
+    int input_delay = 0;                    ///< the local inputs' delay now, frames
+    int input_delay_min = 0;                ///< the least it was since running started
+    int input_delay_max = 0;                ///< the most it was since running started
+    std::uint64_t input_delay_changes = 0;  ///< changes the adaptation made
+    TimingStats timing{};                   ///< save/load/step time (with a clock)
 };
 
 }  // namespace rwd::rollback

@@ -39,6 +39,14 @@ void print_stats(const char* name, std::uint64_t seed, Mesh<>& mesh) {
     std::printf("\n");
 }
 
+/// A session of fixed input delay 2: the reference run scripts each input at its frame + 2 (the adaptive
+/// delay is tested in p2p_delay_test.cpp, against the peers' agreement instead).
+P2PConfig fixed_delay() {
+    P2PConfig c;
+    c.adapt_input_delay = false;
+    return c;
+}
+
 void expect_matches_reference(Mesh<>& mesh, std::uint64_t seed, int players, int delay) {
     const auto ref = reference_checksums(seed, players, delay, 2000);
     std::size_t checked = 0;
@@ -57,7 +65,7 @@ class TwoPeersBadNetwork : public ::testing::TestWithParam<std::uint64_t> {};
 TEST_P(TwoPeersBadNetwork, AgreeOnEveryConfirmedFrame) {
     const std::uint64_t seed = GetParam();
     SCOPED_TRACE("seed=" + std::to_string(seed));
-    Mesh mesh(2, seed, bad_link(), P2PConfig{});
+    Mesh mesh(2, seed, bad_link(), fixed_delay());
     mesh.run(12_s);
     for (int i = 0; i < 2; ++i) {
         EXPECT_GT(mesh.peer(i).session->current_frame(), 550);
@@ -86,7 +94,7 @@ class FourPeersBadNetwork : public ::testing::TestWithParam<std::uint64_t> {};
 TEST_P(FourPeersBadNetwork, AgreeOnEveryConfirmedFrame) {
     const std::uint64_t seed = GetParam();
     SCOPED_TRACE("seed=" + std::to_string(seed));
-    Mesh mesh(4, seed, bad_link(), P2PConfig{});
+    Mesh mesh(4, seed, bad_link(), fixed_delay());
     mesh.run(12_s);
     for (int i = 0; i < 4; ++i) {
         EXPECT_GT(mesh.peer(i).session->current_frame(), 500);
@@ -120,7 +128,7 @@ TEST(P2PSession, EightPlayersMixedLocalAndRemote) {
     }
     std::vector<std::unique_ptr<P2PSession<toy::Game>>> s;
     for (int i = 0; i < 4; ++i) {
-        P2PConfig c;
+        P2PConfig c = fixed_delay();
         c.num_players = 8;
         c.seed = seed + static_cast<std::uint64_t>(i);
         s.push_back(P2PSession<toy::Game>::create(*t[i], c, toy::State{}).value());

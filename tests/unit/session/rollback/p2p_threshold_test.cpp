@@ -17,6 +17,7 @@ TEST(P2PThreshold, RollbackExactlyAtThePredictionWindow) {
         P2PConfig c;
         c.max_prediction = window;
         c.input_delay = 0;
+        c.adapt_input_delay = false;  // the point is to run into the window (and the reference's fixed delay)
         c.stall_frames_ahead = 0;
         LinkConfig l;
         l.latency = 150_ms;

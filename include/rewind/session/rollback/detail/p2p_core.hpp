@@ -97,6 +97,7 @@ public:
 
     [[nodiscard]] int input_delay() const;
     [[nodiscard]] int effective_input_delay() const;
+    [[nodiscard]] Frame last_local_input_frame() const;
     [[nodiscard]] Frame current_frame() const;
     [[nodiscard]] Frame confirmed_frame() const;
     [[nodiscard]] bool running() const;
