@@ -13,7 +13,7 @@
 
 #include <array>
 #include <deque>
-#include <optional>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -93,6 +93,7 @@ struct Tokens {
         r.sealing_key = sealing;
         r.server_address = "bench:1";
         r.clock_offset = wall;
+        r.process_salt = fixed_bytes<rwd::auth::kConnectionSaltBytes>(77);
         return r;
     }
     /// The hello of client `p` (at session time 1 s), and its keys in `keys`.
@@ -131,12 +132,17 @@ void BM_ServerTickClients(benchmark::State& st) {
     if (sealed) sc.require_token = tokens.requirement();
     cs::Server<ArenaGame> server(t, sc, arena::new_match(1));
     Micros now{1'000'000};
-    std::vector<std::optional<rwd::auth::SecureChannel>> channels(clients + 1);
+    std::vector<std::unique_ptr<rwd::auth::SecureChannel>> channels(clients + 1);
     for (tr::PeerId p = 1; p <= clients; ++p) {
         t.inbox.push_back(tr::TransportEvent{tr::TransportEvent::Type::connected, p, {}, {}, {}});
         rwd::auth::SessionKeys keys;
         t.deliver(p, sealed ? tokens.hello(p, keys) : cs::ConnectRequest{}, tr::Delivery::reliable_ordered);
-        if (sealed) channels[p].emplace(keys, rwd::auth::SecureChannel::Side::client);
+        // The server seats them in this order: the p-th keyed connection's salt (what its accept carries).
+        if (sealed)
+            channels[p] = std::make_unique<rwd::auth::SecureChannel>(
+                rwd::auth::connection_keys(keys,
+                                           rwd::auth::connection_salt(tokens.requirement().process_salt, p)),
+                rwd::auth::SecureChannel::Side::client);
     }
     server.update(now);
     cs::InputPacket<ArenaGame::Input> pkt;
@@ -153,7 +159,7 @@ void BM_ServerTickClients(benchmark::State& st) {
         for (tr::PeerId p = 1; p <= clients; ++p) {
             pkt.newest_tick = next + 2;
             pkt.inputs[0].aim = static_cast<std::uint16_t>(next.value * 97u + p * 1024u);
-            t.deliver(p, pkt, tr::Delivery::unreliable, channels[p] ? &*channels[p] : nullptr);
+            t.deliver(p, pkt, tr::Delivery::unreliable, channels[p].get());
         }
         st.ResumeTiming();
         now += kTick;

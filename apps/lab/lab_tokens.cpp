@@ -41,6 +41,7 @@ rwd::auth::TokenRequirement LabTokens::requirement() const {
     r.sealing_key = sealing_;
     r.server_address = server_address_;
     r.clock_offset = kEpoch;
+    derive(r.process_salt, 'p', seed_, 0);
     return r;
 }
 

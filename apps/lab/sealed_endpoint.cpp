@@ -1,9 +1,14 @@
-// SealedEndpoint: the hello in the clear, the rest sealed and opened with auth::SecureChannel.
+// SealedEndpoint: the hello in the clear, the accept's salt keying auth::SecureChannel, the rest sealed.
 #include "sealed_endpoint.hpp"
+
+#include <rewind/session/client_server/message_codec.hpp>
+
+#include <algorithm>
 
 namespace lab {
 
 namespace tr = rwd::transport;
+namespace cs = rwd::client_server;
 
 namespace {
 rwd::auth::Lane lane_of(tr::Delivery d) {
@@ -11,8 +16,8 @@ rwd::auth::Lane lane_of(tr::Delivery d) {
 }
 }  // namespace
 
-SealedEndpoint::SealedEndpoint(tr::Transport& inner, const rwd::auth::SessionKeys& keys)
-    : inner_(inner), channel_(keys, rwd::auth::SecureChannel::Side::client) {}
+SealedEndpoint::SealedEndpoint(tr::Transport& inner, const rwd::auth::SessionKeys& token_keys)
+    : inner_(inner), token_keys_(token_keys) {}
 
 rwd::Result<tr::PeerId> SealedEndpoint::connect(const tr::Address& to) { return inner_.connect(to); }
 
@@ -25,7 +30,8 @@ rwd::Status SealedEndpoint::send(tr::PeerId peer, tr::Delivery delivery, std::sp
         hello_sent_ = true;
         return inner_.send(peer, delivery, data);
     }
-    if (auto s = channel_.seal(lane_of(delivery), data, sealed_); !s.ok()) return s;
+    if (!channel_) return rwd::Error{rwd::Errc::not_connected, "not accepted yet"};
+    if (auto s = channel_->seal(lane_of(delivery), data, sealed_); !s.ok()) return s;
     return inner_.send(peer, delivery, sealed_);
 }
 
@@ -34,13 +40,32 @@ void SealedEndpoint::update(rwd::Micros now) { inner_.update(now); }
 bool SealedEndpoint::poll(tr::TransportEvent& out) {
     while (inner_.poll(out)) {
         if (out.type != tr::TransportEvent::Type::message) return true;
-        if (channel_.open(lane_of(out.delivery), out.data, opened_) == rwd::auth::OpenError::none) {
-            opened_any_ = true;
-            out.data = opened_;
-            return true;
+        if (channel_) {
+            if (channel_->open(lane_of(out.delivery), out.data, opened_) == rwd::auth::OpenError::none) {
+                out.data = opened_;
+                return true;
+            }
+            ++rejected_;
+            continue;
         }
-        if (!opened_any_) return true;  // a refusal of the hello, in the clear
-        ++rejected_;
+        // Before the accept: the accept, then the seal that authenticates it under the keys its salt gives.
+        const std::span<const std::uint8_t> data = out.data;
+        if (data.size() > rwd::auth::kSealedOverheadBytes) {
+            const auto head = data.first(data.size() - rwd::auth::kSealedOverheadBytes);
+            cs::ConnectAccept acc;
+            if (cs::decode_message(head, acc).ok() && acc.sealed) {
+                auto ch = std::make_unique<rwd::auth::SecureChannel>(
+                    rwd::auth::connection_keys(token_keys_, acc.salt),
+                    rwd::auth::SecureChannel::Side::client);
+                if (ch->open(rwd::auth::Lane::reliable, data.last(rwd::auth::kSealedOverheadBytes), opened_,
+                             head) == rwd::auth::OpenError::none) {
+                    channel_ = std::move(ch);
+                    out.data.resize(head.size());  // the accept is the front of the packet
+                    return true;
+                }
+            }
+        }
+        return true;  // a refusal of the hello, in the clear (anything else the probe counts as malformed)
     }
     return false;
 }
@@ -48,7 +73,7 @@ bool SealedEndpoint::poll(tr::TransportEvent& out) {
 tr::PeerStats SealedEndpoint::stats(tr::PeerId peer) const { return inner_.stats(peer); }
 
 std::size_t SealedEndpoint::max_message_size() const {
-    return inner_.max_message_size() - rwd::auth::kSealedOverheadBytes;
+    return inner_.max_message_size() - std::min(inner_.max_message_size(), rwd::auth::kSealedOverheadBytes);
 }
 
 std::size_t SealedEndpoint::header_bytes() const {

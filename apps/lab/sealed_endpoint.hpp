@@ -1,12 +1,13 @@
 // SealedEndpoint: a Transport decorator that makes a hand-rolled client (the lab's probe) talk to a token
-// server as a real client does: its first reliable message (the hello) in the clear, everything after it
-// sealed with the connection's keys, and what it receives opened (a refusal of the hello in the clear).
+// server as a real client does: its hello in the clear, the accept checked and its salt keying the channel,
+// everything after it sealed and opened with the connection's keys (a refusal of the hello in the clear).
 #pragma once
 
 #include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace lab {
@@ -14,7 +15,7 @@ namespace lab {
 /// The probe's side of a sealed connection over `inner` (not owned).
 class SealedEndpoint final : public rwd::transport::Transport {
 public:
-    SealedEndpoint(rwd::transport::Transport& inner, const rwd::auth::SessionKeys& keys);
+    SealedEndpoint(rwd::transport::Transport& inner, const rwd::auth::SessionKeys& token_keys);
 
     [[nodiscard]] rwd::Result<rwd::transport::PeerId> connect(const rwd::transport::Address& to) override;
     void disconnect(rwd::transport::PeerId peer, rwd::transport::DisconnectReason reason) override;
@@ -31,9 +32,9 @@ public:
 
 private:
     rwd::transport::Transport& inner_;
-    rwd::auth::SecureChannel channel_;
+    rwd::auth::SessionKeys token_keys_;
+    std::unique_ptr<rwd::auth::SecureChannel> channel_;  // keyed by the accept's salt
     bool hello_sent_ = false;
-    bool opened_any_ = false;
     std::uint64_t rejected_ = 0;
     std::vector<std::uint8_t> sealed_, opened_;
 };

@@ -79,6 +79,7 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         auth::TokenRequirement req;
         req.public_key = *key;
         req.sealing_key = *sealing;
+        randombytes_buf(req.process_salt.data(), req.process_salt.size());  // this process's connections' own
         req.server_address = app->public_address_;
         req.clock_offset = app->wall_offset_;
         sc.require_token = req;
@@ -146,8 +147,8 @@ void ServerApp::manage_bots(Micros now) {
             f.server_address = public_address_;
             f.issued_at = now + wall_offset_;
             f.expires_at = f.issued_at + Micros{60'000'000};
-            for (std::size_t i = 0; i < f.nonce.size(); ++i)
-                f.nonce[i] = static_cast<std::uint8_t>(pc.bot_seed >> (8 * (i % 8)));
+            randombytes_buf(f.nonce.data(),
+                            f.nonce.size());  // with the client id, the nonce of the sealed keys
             // Their keys are random like a backend's (libsodium's generator): a bot's traffic is sealed too.
             randombytes_buf(f.keys.client_to_server.data(), f.keys.client_to_server.size());
             randombytes_buf(f.keys.server_to_client.data(), f.keys.server_to_client.size());

@@ -4,7 +4,10 @@
 #include <rewind/session/auth/connect_token.hpp>
 #include <rewind/session/auth/keys.hpp>
 
+#include <fcntl.h>
 #include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -32,18 +35,21 @@ bool write_file(const std::string& path, const std::string& text, bool secret, b
         std::fprintf(err, "rewind-token: %s exists (use --force to overwrite)\n", path.c_str());
         return false;
     }
-    {
-        std::ofstream f(path, std::ios::trunc);
-        if (secret)
-            fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace,
-                            ec);
-        f << text << '\n';
-        if (!f) {
-            std::fprintf(err, "rewind-token: cannot write %s\n", path.c_str());
-            return false;
-        }
+    // A secret file is created with mode 0600 (and an existing one narrowed to it) before a byte is written:
+    // no other user can open it in between.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, secret ? 0600 : 0644);
+    bool ok = fd >= 0 && (!secret || ::fchmod(fd, 0600) == 0);
+    const std::string line = text + "\n";
+    for (std::size_t done = 0; ok && done < line.size();) {
+        const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+        if (n <= 0)
+            ok = false;
+        else
+            done += static_cast<std::size_t>(n);
     }
-    return true;
+    if (fd >= 0 && ::close(fd) != 0) ok = false;
+    if (!ok) std::fprintf(err, "rewind-token: cannot write %s\n", path.c_str());
+    return ok;
 }
 
 }  // namespace
@@ -159,7 +165,8 @@ int mint(const MintOptions& o, std::FILE* out, std::FILE* err) {
     std::vector<std::uint8_t> credentials = auth::encode_credentials({*token, f.keys});
     std::string hex = auth::to_hex(credentials);
     sodium_memzero(credentials.data(), credentials.size());
-    if (!o.out_file.empty() && !write_file(o.out_file, hex, false, true, err)) return 1;
+    // The credentials hold the connection's keys: secret like a key file (mode 0600).
+    if (!o.out_file.empty() && !write_file(o.out_file, hex, true, true, err)) return 1;
     std::fprintf(out, "%s\n", hex.c_str());
     sodium_memzero(hex.data(), hex.size());
     return 0;

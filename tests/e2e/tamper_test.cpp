@@ -79,7 +79,9 @@ public:
         server_port_ = server_port;
         thread_ = std::thread([this] { run(); });
     }
-    ~ManInTheMiddle() {
+    ~ManInTheMiddle() { stop(); }
+    /// Stops the forwarding thread and waits for it (after this the counters are safe to read).
+    void stop() {
         stop_ = true;
         if (thread_.joinable()) thread_.join();
     }
@@ -176,7 +178,7 @@ TEST(E2E, ForgedReplayedAndAlteredPacketsAreDroppedAndCountedAndThePlayerPlaysOn
     const auto server_code = server.proc->wait(10s);
     ASSERT_TRUE(server_code);
     EXPECT_EQ(*server_code, 0);
-    mitm.stop_ = true;
+    mitm.stop();
     const Injected up = mitm.up_tamper_.injected, down = mitm.down_tamper_.injected;
 
     const auto r = final_report(client);

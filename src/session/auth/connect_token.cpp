@@ -177,7 +177,8 @@ TokenError token_error(const Error& e) {
 Result<std::vector<std::uint8_t>> mint_token(const TokenFields& fields, const SecretKey& key,
                                              const SealingKey& sealing_key) {
     if (Status s = fields.validate(); !s.ok()) return s.error();
-    if (fields.keys.empty()) return Error{Errc::invalid_argument, "keys must be random, not zero"};
+    if (!fields.keys.usable())
+        return Error{Errc::invalid_argument, "keys must be random: neither zero, nor equal to each other"};
     if (sealing_key.empty()) return Error{Errc::invalid_argument, "the sealing key is all zero"};
     if (!detail::init_sodium()) return Error{Errc::io_error, "libsodium failed to initialise"};
     std::vector<std::uint8_t> out;
@@ -227,6 +228,7 @@ Result<TokenFields> verify_token(std::span<const std::uint8_t> bytes, const Publ
     std::copy(plain.begin(), plain.begin() + kSessionKeyBytes, f.keys.client_to_server.begin());
     std::copy(plain.begin() + kSessionKeyBytes, plain.end(), f.keys.server_to_client.begin());
     sodium_memzero(plain.data(), plain.size());
+    if (!f.keys.usable()) return malformed("the sealed keys are zero or equal to each other");
     if (f.game_id != game_id) return refused(TokenError::wrong_game);
     if (f.server_address != this_server_address) return refused(TokenError::wrong_server);
     if (now >= f.expires_at) return refused(TokenError::expired);

@@ -1,6 +1,7 @@
 /// TokenRequirement::validate and TokenGate: the server's token check with its clock offset and replay cache.
 #include <rewind/session/auth/token_gate.hpp>
 
+#include <algorithm>
 #include <cassert>
 
 namespace rwd::auth {
@@ -12,6 +13,8 @@ Status TokenRequirement::validate() const {
     if (public_key == PublicKey{})
         return Error{Errc::invalid_config, "require_token.public_key is all zeros"};
     if (sealing_key.empty()) return Error{Errc::invalid_config, "require_token.sealing_key is all zeros"};
+    if (std::all_of(process_salt.begin(), process_salt.end(), [](std::uint8_t b) { return b == 0; }))
+        return Error{Errc::invalid_config, "require_token.process_salt is all zeros (draw it at random)"};
     if (max_clock_skew < Micros{})
         return Error{Errc::invalid_config, "require_token.max_clock_skew must be >= 0"};
     if (replay_capacity < 1 || replay_capacity > 1'000'000)

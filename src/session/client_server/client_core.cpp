@@ -29,9 +29,6 @@ ClientCore::Impl::Impl(transport::Transport& transport, const ClientConfig& conf
       step_(FixedStepConfig{config.tick_rate_hz, config.max_tick_catchup}),
       clock_(clock_sync_config(config)) {
     assert(config.validate().ok());
-    // One channel for the life of the client: its send sequences never restart under the same keys.
-    if (!config.connect_token.empty())
-        channel_.emplace(config.session_keys, auth::SecureChannel::Side::client);
 }
 
 void ClientCore::Impl::quit() {
@@ -82,7 +79,7 @@ bool ClientCore::Impl::start_attempt(Micros now) {
     server_ = peer.value();
     connect_started_ = now;
     ++stats_.connect_attempts;
-    if (channel_) channel_->restart_receiving();  // a new connection: the server's sequences start again
+    channel_.reset();  // a new connection: its accept brings new keys
     return true;
 }
 
@@ -112,7 +109,7 @@ Status ClientCore::connect(const transport::Address& server, Micros now) {
     m.server_ = peer.value();
     m.server_address_ = server;
     m.phase_ = ClientPhase::connecting;
-    if (m.channel_) m.channel_->restart_receiving();
+    m.channel_.reset();
     m.connect_started_ = now;
     m.last_heard_ = now;
     m.first_attempt_ = now;

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -59,6 +60,10 @@ public:
     /// A message from the server, opened first when packets are sealed; what does not open is counted and
     /// dropped (a refusal before the accept comes in the clear).
     void on_packet(transport::Delivery delivery, std::span<const std::uint8_t> data, Micros now);
+    /// With a token, before the accept: a clear refusal, or the accept and the seal that authenticates it
+    /// (its salt keys the channel); true and the message to take in `plain`, or false (counted).
+    bool on_clear_handshake(auth::Lane lane, std::span<const std::uint8_t> data,
+                            std::span<const std::uint8_t>& plain);
     void on_message(std::span<const std::uint8_t> data, Micros now);
     void on_accept(std::span<const std::uint8_t> data);
     void on_snapshot(std::span<const std::uint8_t> data, Micros now);
@@ -101,8 +106,8 @@ public:
     std::deque<Event> events_;
     std::deque<Micros> correction_times_;
     std::vector<std::uint8_t> buffer_;
-    std::optional<auth::SecureChannel>
-        channel_;                       // with a token: seals and opens every packet after the hello
+    // With a token: this connection's channel, keyed by the salt of its accept (none before the accept).
+    std::unique_ptr<auth::SecureChannel> channel_;
     std::vector<std::uint8_t> sealed_;  // scratch: a sealed packet
     std::vector<std::uint8_t> opened_;  // scratch: a packet opened
     ClientStats stats_{};
@@ -112,8 +117,10 @@ template <class Msg>
 bool ClientCore::Impl::send(transport::Delivery delivery, Msg& msg) {
     if (server_ == transport::kInvalidPeer || !encode_message(msg, buffer_).ok()) return false;
     std::span<const std::uint8_t> out = buffer_;
-    // The hello goes in the clear (its token carries the keys, sealed for the server); the rest sealed.
-    if (channel_ && !std::is_same_v<Msg, ConnectRequest>) {
+    // With a token the hello goes in the clear (its token carries the keys, sealed for the server); nothing
+    // else leaves before the accept keys the channel, and everything after it is sealed.
+    if (!config_.connect_token.empty() && !std::is_same_v<Msg, ConnectRequest>) {
+        if (!channel_) return false;
         const auto lane =
             delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
         if (!channel_->seal(lane, buffer_, sealed_).ok()) return false;

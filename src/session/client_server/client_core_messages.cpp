@@ -37,29 +37,72 @@ void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
 void ClientCore::Impl::on_packet(transport::Delivery delivery, std::span<const std::uint8_t> data,
                                  Micros now) {
     std::span<const std::uint8_t> plain = data;
-    if (channel_) {
+    if (!config_.connect_token.empty()) {
         const auto lane =
             delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
-        const auth::OpenError e = channel_->open(lane, data, opened_);
-        if (e == auth::OpenError::none) {
-            plain = opened_;
-        } else {
-            // A refusal of the hello is in the clear: the server seats no one (and holds no keys) before
-            // the token checks out. Anything else that does not open never counts as hearing the server.
-            Disconnect d;
-            const bool clear_refusal = phase_ == ClientPhase::connecting && lane == auth::Lane::reliable &&
-                                       peek_message_type(data).ok() &&
-                                       peek_message_type(data).value() == MessageType::disconnect &&
-                                       decode_message(data, d).ok();
-            if (!clear_refusal) {
+        if (channel_) {
+            const auth::OpenError e = channel_->open(lane, data, opened_);
+            if (e != auth::OpenError::none) {
                 ++stats_.packets_rejected[static_cast<std::size_t>(e)];
-                return;
+                return;  // never decoded, never counts as hearing the server
             }
+            plain = opened_;
+        } else if (!on_clear_handshake(lane, data, plain)) {
+            return;
         }
     }
     stats_.bytes_received += data.size();
     last_heard_ = now;
     on_message(plain, now);
+}
+
+bool ClientCore::Impl::on_clear_handshake(auth::Lane lane, std::span<const std::uint8_t> data,
+                                          std::span<const std::uint8_t>& plain) {
+    // Before the accept only two things come in the clear: a refusal of the hello (the server seats no one
+    // and opens no keys before the token checks out), and the accept with its salt and, after it, the first
+    // packet under this connection's keys, whose tag authenticates it.
+    const auto type = peek_message_type(data);
+    if (phase_ == ClientPhase::connecting && lane == auth::Lane::reliable && type.ok()) {
+        if (type.value() == MessageType::disconnect) {
+            Disconnect d;
+            if (decode_message(data, d).ok() &&
+                (d.code == DisconnectCode::unauthorized || d.code == DisconnectCode::server_full ||
+                 d.code == DisconnectCode::bad_protocol || d.code == DisconnectCode::garbage)) {
+                plain = data;
+                return true;
+            }
+        } else if (type.value() == MessageType::connect_accept) {
+            ConnectAccept acc;
+            if (decode_message(data, acc).ok() && !acc.sealed) {
+                // A whole plain accept: this server does not require tokens (or someone says so).
+                logf(config_.logger, LogLevel::error,
+                     "the server accepted in the clear: it does not require connect tokens, and this client "
+                     "will not talk to it unencrypted");
+                stats_.disconnect_code = DisconnectCode::bad_protocol;
+                end(DisconnectCode::bad_protocol);
+                return false;
+            }
+            if (data.size() > auth::kSealedOverheadBytes) {
+                const auto head = data.first(data.size() - auth::kSealedOverheadBytes);
+                const auto tag = data.last(auth::kSealedOverheadBytes);
+                if (decode_message(head, acc).ok() && acc.sealed) {
+                    auto ch = std::make_unique<auth::SecureChannel>(
+                        auth::connection_keys(config_.session_keys, acc.salt),
+                        auth::SecureChannel::Side::client);
+                    const auth::OpenError e = ch->open(auth::Lane::reliable, tag, opened_, head);
+                    if (e == auth::OpenError::none) {
+                        channel_ = std::move(ch);
+                        plain = head;
+                        return true;
+                    }
+                    ++stats_.packets_rejected[static_cast<std::size_t>(e)];
+                    return false;
+                }
+            }
+        }
+    }
+    ++stats_.packets_rejected[static_cast<std::size_t>(auth::OpenError::forged)];
+    return false;
 }
 
 void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now) {

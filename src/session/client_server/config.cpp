@@ -88,9 +88,10 @@ Status ClientConfig::validate() const {
         return Error{Errc::invalid_config, "interruption_notice must be 50 ms..10 s"};
     if (connect_token.size() > auth::kMaxTokenBytes)
         return Error{Errc::invalid_config, "connect_token is longer than auth::kMaxTokenBytes"};
-    if (!connect_token.empty() && session_keys.empty())
-        return Error{Errc::invalid_config,
-                     "a connect_token needs its session_keys (auth::ClientCredentials)"};
+    if (!connect_token.empty() && !session_keys.usable())
+        return Error{
+            Errc::invalid_config,
+            "a connect_token needs its session_keys (auth::ClientCredentials): neither zero nor equal"};
     sync::ClockSyncConfig c = clock_sync;
     c.tick_rate_hz = tick_rate_hz;
     return c.validate();

@@ -2,6 +2,7 @@
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/wire/serialize.hpp>
 
+#include <algorithm>
 #include <climits>
 
 namespace rwd::client_server {
@@ -23,7 +24,14 @@ bool serialize(Stream& s, ConnectAccept& m) {
            serialize_tick(s, m.server_tick) &&
            wire::serialize_int(s, m.tick_rate_hz, std::uint16_t{1}, std::uint16_t{1000}) &&
            wire::serialize_int(s, m.snapshot_rate_hz, std::uint8_t{1}, std::uint8_t{255}) &&
-           wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16});
+           wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16}) &&
+           wire::serialize_bool(s, m.sealed) &&
+           (!m.sealed || std::all_of(m.salt.begin(), m.salt.end(), [&](std::uint8_t& b) {
+               std::uint32_t v = b;
+               if (!wire::serialize_bits(s, v, 8)) return false;
+               b = static_cast<std::uint8_t>(v);
+               return true;
+           }));
 }
 
 template <class Stream>

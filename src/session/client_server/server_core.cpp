@@ -58,6 +58,7 @@ void ServerCore::Impl::unseat(int slot) {
     s.phase = Phase::empty;
     s.peer = transport::kInvalidPeer;
     s.stats.connected = false;
+    s.channel.reset();  // its keys go with the connection (wiped)
     if (was_seated)
         broadcast(tick, EventKind::leave, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)),
                   {});

@@ -11,6 +11,7 @@
 #include <rewind/sync/input_jitter_buffer.hpp>
 #include <rewind/sync/rewind_limit.hpp>
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -45,7 +46,7 @@ struct ServerCore::Impl {
         Tick last_event_tick{};      // of the last event sent (events code their tick against it)
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;
-        std::optional<auth::SecureChannel> channel;  // seals and opens its packets (with a token)
+        std::unique_ptr<auth::SecureChannel> channel;  // seals and opens its packets (with a token)
         ServerClientStats stats{};
         Micros abuse_window_start{};               // when the current abuse window began
         std::uint32_t abusive_in_window = 0;       // refused input packets in the current window
@@ -135,6 +136,7 @@ struct ServerCore::Impl {
     std::vector<std::uint8_t> buffer;
     std::vector<std::uint8_t> sealed;         // scratch: a sealed packet on its way out
     std::vector<std::uint8_t> opened;         // scratch: a sealed packet opened
+    std::uint64_t keyed_connections = 0;      // connections seated with a token (numbers their salts)
     std::vector<EncodedInput> packet_inputs;  // scratch: the inputs of one input packet
     ServerStats stats{};
 };

@@ -121,8 +121,14 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
     s = Seat{};
     s.phase = Phase::seated;
     s.peer = peer;
-    if (keys) s.channel.emplace(*keys, auth::SecureChannel::Side::server);  // the accept goes out sealed
-    s.stats.encrypted = s.channel.has_value();
+    // With a token: this connection's own keys, from the token's and a fresh salt the accept carries.
+    auth::ConnectionSalt salt{};
+    if (keys) {
+        salt = auth::connection_salt(token_gate->requirement().process_salt, ++keyed_connections);
+        s.channel = std::make_unique<auth::SecureChannel>(auth::connection_keys(*keys, salt),
+                                                          auth::SecureChannel::Side::server);
+    }
+    s.stats.encrypted = s.channel != nullptr;
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
     s.tuner = sync::InputBufferTuner(config.input_buffer_tuning);
@@ -135,7 +141,25 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
     ConnectAccept acc{static_cast<std::uint8_t>(slot), tick, static_cast<std::uint16_t>(config.tick_rate_hz),
                       static_cast<std::uint8_t>(config.snapshot_rate_hz),
                       static_cast<std::uint8_t>(input_buffer_target(s))};
-    send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+    if (s.channel) {
+        // The client needs the salt to derive the keys: the accept goes in the clear, followed by the
+        // first packet under those keys, empty, whose tag authenticates the accept.
+        acc.sealed = true;
+        acc.salt = salt;
+        std::vector<std::uint8_t> tag;
+        if (!encode_message(acc, buffer).ok() ||
+            !s.channel->seal(auth::Lane::reliable, {}, tag, buffer).ok()) {
+            ++stats.send_failures;
+        } else {
+            buffer.insert(buffer.end(), tag.begin(), tag.end());
+            if (transport.send(peer, transport::Delivery::reliable_ordered, buffer).ok())
+                s.stats.bytes_sent += buffer.size();
+            else
+                ++stats.send_failures;
+        }
+    } else {
+        send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+    }
     // The newcomer learns who is already here, then everyone learns of the newcomer.
     for (int i = 0; i < max_clients; ++i)
         if (i != slot && seat(i).phase == Phase::seated)

@@ -91,7 +91,8 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     game.commit_snapshot(slot, head);
     s.has_sent_snapshot = true;
     // The allowance counts the message, not what sealing adds to it (a fixed cost per packet, like the
-    // transport's headers): encryption never changes which entities a snapshot carries.
+    // transport's headers): encryption changes which entities a snapshot carries only when it comes within
+    // 18 bytes of the datagram's limit.
     // What a snapshot spends beyond the allowance (the header and the pick that always goes) is owed for
     // one snapshot at most, so a client whose mandatory part exceeds the rate is not starved for long after.
     if (s.has_allowance)

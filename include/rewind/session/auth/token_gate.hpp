@@ -19,8 +19,12 @@ namespace rwd::auth {
 /// into the other (the apps set it to wall clock minus their steady clock at start; tests leave both on one
 /// clock).
 struct TokenRequirement {
-    PublicKey public_key{};      ///< the backend's public key
-    SealingKey sealing_key{};    ///< the servers' sealing key: opens each token's connection keys
+    PublicKey public_key{};    ///< the backend's public key
+    SealingKey sealing_key{};  ///< the servers' sealing key: opens each token's connection keys
+    /// Random bytes the app draws once per server process (not all zero): every seated connection's keys
+    /// are derived from its token's keys, this and a counter, so no two connections share keys or nonces,
+    /// not even one token seated again after a restart.
+    ProcessSalt process_salt{};
     std::string server_address;  ///< "host:port" a token must name: this server's public address
     Micros clock_offset{};       ///< added to `now` to get the wall clock tokens are stamped with
     Micros max_clock_skew =

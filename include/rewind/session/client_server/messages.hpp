@@ -75,6 +75,10 @@ struct ConnectAccept {
     std::uint16_t tick_rate_hz = 60;
     std::uint8_t snapshot_rate_hz = 30;
     std::uint8_t input_buffer_target = 2;  ///< ticks early the server wants inputs (its jitter buffer), 0..16
+    /// With tokens: the salt of this connection's keys (auth::connection_keys). The accept then travels in
+    /// the clear followed by an 18-byte seal authenticating it, the first packet under those keys.
+    bool sealed = false;
+    auth::ConnectionSalt salt{};
 };
 
 /// The fields of an input packet in front of its inputs (InputPacket<Input> in packets.hpp is the whole

@@ -28,7 +28,10 @@ rc::Gen<auth::TokenFields> gen_fields() {
                                                                          rc::gen::arbitrary<std::uint8_t>());
         std::copy(keys.begin(), keys.begin() + auth::kSessionKeyBytes, f.keys.client_to_server.begin());
         std::copy(keys.begin() + auth::kSessionKeyBytes, keys.end(), f.keys.server_to_client.begin());
-        f.keys.client_to_server[0] |= 1;  // never all zero (mint refuses that)
+        // Never zero, never equal to each other (mint refuses both).
+        f.keys.client_to_server[0] = static_cast<std::uint8_t>(f.keys.client_to_server[0] | 1);
+        f.keys.server_to_client[0] = static_cast<std::uint8_t>(f.keys.server_to_client[0] & 0xFE);
+        f.keys.server_to_client[1] = static_cast<std::uint8_t>(f.keys.server_to_client[1] | 1);
         return f;
     });
 }

@@ -1,6 +1,7 @@
 /// A token match over SimNetwork with an attacker on the client's connection: bit-flipped copies, replays and
-/// forged packets both ways are refused and counted exactly, nothing reaches a decoder, no one is kicked, and
-/// the match plays out exactly as the same seed does without the attacker.
+/// forged packets both ways (and a clear goodbye after the accept) are refused and counted exactly, nothing
+/// reaches a decoder, no one is kicked, and the match plays out exactly as the same seed does without the
+/// attacker.
 #include "token_fixtures.hpp"
 #include "unit/session/client_server/toy_harness.hpp"
 
@@ -42,6 +43,7 @@ public:
             return true;
         }
         if (!inner_.poll(out)) return false;
+        if (out.type == tr::TransportEvent::Type::connected) server_peer = out.peer;
         if (out.type == tr::TransportEvent::Type::message)
             for (auto& extra : attack(out.data, out.delivery, received_, down_)) {
                 pending_.push_back(
@@ -54,7 +56,21 @@ public:
     std::size_t max_message_size() const override { return inner_.max_message_size(); }
     std::size_t header_bytes() const override { return inner_.header_bytes(); }
 
+    /// Hands the client a clear goodbye from "the server" on both lanes, as a refusal before the accept would
+    /// be (after the accept it must be refused like any packet that does not open).
+    void inject_clear_disconnect(tr::PeerId server) {
+        cs::Disconnect d{cs::DisconnectCode::unauthorized};
+        std::vector<std::uint8_t> bytes;
+        EXPECT_TRUE(cs::encode_message(d, bytes).ok());
+        for (auto lane : {tr::Delivery::reliable_ordered, tr::Delivery::unreliable}) {
+            pending_.push_back(
+                tr::TransportEvent{tr::TransportEvent::Type::message, server, lane, {}, bytes});
+            ++injected_down;
+        }
+    }
+
     bool active = false;
+    tr::PeerId server_peer = tr::kInvalidPeer;  // the server as the client's endpoint knows it
     std::uint64_t injected_up = 0, injected_down = 0;
 
 private:
@@ -111,6 +127,7 @@ Outcome play(std::uint64_t seed, bool attacked) {
     auth::TokenRequirement req;
     req.public_key = backend_keys().public_key;
     req.sealing_key = sealing_key();
+    req.process_salt = process_salt();
     req.server_address = kSimServer;
     req.clock_offset = kIssued - Micros{1'000'000};
     sc.require_token = req;
@@ -128,6 +145,7 @@ Outcome play(std::uint64_t seed, bool attacked) {
     for (int frame = 0; frame < 12'000; ++frame) {
         now += Micros{1000};
         attacker.active = attacked && frame >= 1000 && frame < 11'000;
+        if (attacked && frame == 6000) attacker.inject_clear_disconnect(attacker.server_peer);
         client.set_input(toy::move(frame % 2000 < 1000 ? 60 : -40, 30, frame % 300 < 10));
         server.update(now);
         client.update(now);

@@ -38,6 +38,7 @@ struct TokenMatch : toy::Match<> {
         auth::TokenRequirement req;
         req.public_key = backend_keys().public_key;
         req.sealing_key = sealing_key();
+        req.process_salt = process_salt();
         req.server_address = kSimServer;
         req.clock_offset = kIssued - Micros{1'000'000};  // toy::Match starts at now = 1 s
         sc.require_token = req;
@@ -139,7 +140,8 @@ TEST(ServerToken, ASeatedClientTalksSealedBothWays) {
     EXPECT_GT(m.client(c).stats().snapshots_received, 20u);
     EXPECT_EQ(m.client(c).stats().malformed, 0u);
     // A client whose keys are not the token's cannot talk to the server: it is seated (the token is good),
-    // but nothing it sends opens, and nothing the server sends opens for it.
+    // but the seal of the accept does not open under the keys it derives, so it never plays (and never
+    // sends a sealed packet).
     TokenMatch w(kSeed);
     w.client_config.connect_token = valid_token();
     w.client_config.session_keys = sample_keys(7, 7);
@@ -148,8 +150,9 @@ TEST(ServerToken, ASeatedClientTalksSealedBothWays) {
     EXPECT_NE(w.client(d).phase(), cs::ClientPhase::playing);
     std::uint64_t refused = 0;
     for (auto n : w.client(d).stats().packets_rejected) refused += n;
+    EXPECT_GT(w.client(d).stats().packets_rejected[static_cast<std::size_t>(auth::OpenError::forged)], 0u);
     EXPECT_GT(refused, 0u);
-    EXPECT_EQ(w.server->stats().malformed, 0u);
+    EXPECT_EQ(w.server->stats().connects, 1u);  // the token was good: seated, then silent
 }
 
 TEST(ServerToken, TamperedTokenIsRefused) {

@@ -47,6 +47,13 @@ inline auth::SessionKeys sample_keys(std::uint64_t client_id = 42, std::uint8_t 
     return k;
 }
 
+/// A server process's salt (a real server draws it at random).
+inline auth::ProcessSalt process_salt(std::uint8_t base = 0x31) {
+    auth::ProcessSalt s{};
+    for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::uint8_t>(base + 3 * i);
+    return s;
+}
+
 /// Some other key (an attacker's).
 inline const auth::KeyPair& other_keys() {
     static const auth::KeyPair kp = auth::generate_keypair(seed_from(99));
