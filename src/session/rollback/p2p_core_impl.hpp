@@ -63,6 +63,9 @@ public:
     // input delay (p2p_delay.cpp)
     /// The delay the links call for now: inputs sent now must reach every player within the window.
     [[nodiscard]] int wanted_input_delay() const;
+    /// The largest round-trip deviation to a player, in whole frames: how noisy the advantage estimates are
+    /// (the time-sync backstop waits for that much more before it skips a frame).
+    [[nodiscard]] int jitter_frames() const;
     /// Follows wanted_input_delay() (at once when it is higher; one frame lower after a quiet spell).
     void adapt_input_delay(Micros now, bool at_start);
     /// Sets the local inputs' delay and records it.

@@ -9,8 +9,8 @@
 namespace rwd::rollback::detail {
 
 namespace {
-/// Checks of room for a shorter delay in a row before it shortens by one frame (10 x 200 ms = 2 s).
-constexpr int kRoomChecksToShorten = 10;
+/// Checks of room for a shorter delay in a row before it shortens by one frame (3 x 200 ms).
+constexpr int kRoomChecksToShorten = 3;
 }  // namespace
 
 int P2PCore::Impl::wanted_input_delay() const {
@@ -25,13 +25,21 @@ int P2PCore::Impl::wanted_input_delay() const {
         if (l.remote_role() != Role::player || l.state() == PeerLink::State::disconnected || !l.has_ping())
             continue;
         const double one_way =
-            static_cast<double>(l.ping().count) / 2.0 + static_cast<double>(l.ping_deviation().count);
+            static_cast<double>(l.ping().count) / 2.0 + 1.5 * static_cast<double>(l.ping_deviation().count);
         worst = std::max(worst, one_way);
         any = true;
     }
     if (!any) return delay_;
     const int frames = static_cast<int>(std::ceil(worst / frame_us)) + 2;
     return std::clamp(frames - cfg_.max_prediction, cfg_.input_delay, cfg_.max_input_delay);
+}
+
+int P2PCore::Impl::jitter_frames() const {
+    std::int64_t dev = 0;
+    for (const PeerLink& l : links_)
+        if (l.remote_role() == Role::player && l.state() != PeerLink::State::disconnected && l.has_ping())
+            dev = std::max(dev, l.ping_deviation().count);
+    return static_cast<int>(dev / std::max<std::int64_t>(1, cfg_.frame_duration.count));
 }
 
 void P2PCore::Impl::adapt_input_delay(Micros now, bool at_start) {
@@ -43,8 +51,8 @@ void P2PCore::Impl::adapt_input_delay(Micros now, bool at_start) {
         delay_room_checks_ = 0;
         set_delay(want, true);  // late inputs stall everyone: lengthen at once
     } else if (want < delay_) {
-        // Shorter only after a quiet spell, a frame at a time: a delay that swings makes every player's
-        // predictions swing with it.
+        // Shorter only after a quiet spell, a frame at a time: a delay that swings with every noisy sample
+        // would swing every player's predictions with it.
         if (++delay_room_checks_ >= kRoomChecksToShorten) {
             delay_room_checks_ = 0;
             set_delay(delay_ - 1, true);

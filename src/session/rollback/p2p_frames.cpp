@@ -130,7 +130,7 @@ AdvanceResult P2PCore::Impl::advance(Micros now) {
         r.status = AdvanceStatus::prediction_threshold;
         return r;
     }
-    if (cfg_.stall_frames_ahead > 0 && frames_ahead_ >= cfg_.stall_frames_ahead &&
+    if (cfg_.stall_frames_ahead > 0 && frames_ahead_ >= cfg_.stall_frames_ahead + jitter_frames() &&
         (last_stall_frame_ == kNullFrame || frame_ - last_stall_frame_ >= 10)) {
         last_stall_frame_ = frame_;  // backstop only: the speed change should normally prevent this
         ++stats_.stalls_time_sync;
@@ -222,6 +222,7 @@ std::vector<PeerStatsRb> P2PCore::Impl::peer_stats() const {
         s.connected = l.state() != PeerLink::State::disconnected;
         s.interrupted = l.interrupted();
         s.ping = l.ping();
+        s.ping_deviation = l.ping_deviation();
         if (l.remote_role() == Role::player) {
             const double half_rtt_frames = l.ping().seconds() / 2.0 / cfg_.frame_duration.seconds();
             s.frames_behind =

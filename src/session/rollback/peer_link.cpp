@@ -61,7 +61,7 @@ bool PeerLink::send(transport::Transport& t, Sender& sender, Message& msg, Micro
 void PeerLink::add_rtt_sample(Micros sample) {
     if (!have_rtt_) {
         rtt_ = sample;
-        rtt_var_ = Micros{sample.count / 4};  // a first guess the next samples soon replace
+        rtt_var_ = Micros{sample.count / 8};  // a first guess the next samples soon replace
         have_rtt_ = true;
         return;
     }
@@ -77,6 +77,7 @@ void PeerLink::send_sync_request(transport::Transport& t, Sender& sender, Micros
         sync_nonce_ = rng_.next_u32();
         sync_outstanding_ = true;
         sync_retried_ = false;
+        first_sync_send_ = now;
     } else {
         sync_retried_ = true;
     }
@@ -133,7 +134,11 @@ bool PeerLink::on_message(transport::Transport& t, Sender& sender, const Message
                 sync_outstanding_ = false;
                 // A reply to a request sent once times the round trip (after a retry it could answer either
                 // send: no sample, as Karn's algorithm has it).
-                if (!sync_retried_) add_rtt_sample(now - last_sync_send_);
+                if (!sync_retried_)
+                    add_rtt_sample(now - last_sync_send_);
+                else if (!have_rtt_)
+                    add_rtt_sample(now -
+                                   first_sync_send_);  // an upper bound, better than nothing at the start
                 ++sync_done_;
                 events.push_back({LinkEvent::Type::synchronizing, sync_done_, params_.sync_roundtrips});
                 if (sync_done_ >= params_.sync_roundtrips) {

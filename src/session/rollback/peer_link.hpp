@@ -145,6 +145,7 @@ private:
     bool sync_sent_ = false;
     bool sync_outstanding_ = false;  ///< sync_nonce_ awaits its reply
     bool sync_retried_ = false;      ///< that nonce was sent more than once (its reply times nothing)
+    Micros first_sync_send_{};       ///< when that nonce was first sent
     Micros last_send_{};
     Micros last_recv_{};
     Micros last_quality_{};

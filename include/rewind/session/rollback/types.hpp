@@ -50,10 +50,10 @@ struct P2PConfig {
     /// Size the input delay to the link: from the measured round trip and its deviation to every player, the
     /// delay that lets their inputs arrive within the prediction window (the handshake's round trips choose
     /// it before the first frame; quality reports adjust it during the match: up at once, down one frame
-    /// after 2 s of room), between input_delay and max_input_delay. Each peer sizes its own inputs' delay:
+    /// after 0.6 s of room), between input_delay and max_input_delay. Each peer sizes its own inputs' delay:
     /// nothing to agree on, never a desync. set_input_delay() turns it off.
     bool adapt_input_delay = true;
-    int max_input_delay = 20;              ///< the most the adaptation chooses, input_delay..30
+    int max_input_delay = 30;              ///< the most the adaptation chooses, input_delay..30
     int max_prediction = 8;                ///< frames simulated ahead of confirmed input; 0 = lockstep
     int checksum_interval = 30;            ///< confirmed frames whose checksums peers compare (0 = off)
     int sync_roundtrips = 5;               ///< handshake round trips before a peer counts as synchronized
@@ -174,6 +174,7 @@ struct PeerStatsRb {
     bool connected = true;         ///< not disconnected
     bool interrupted = false;      ///< silent for more than disconnect_notice
     Micros ping{};                 ///< smoothed round-trip time measured by quality reports
+    Micros ping_deviation{};       ///< its mean deviation (what the input delay adaptation adds for jitter)
     double frames_behind = 0.0;    ///< how many frames the peer is behind us (negative: ahead)
     double kbps_sent = 0.0;        ///< our send rate to the peer over the last second
     double kbps_received = 0.0;    ///< its send rate to us over the last second
