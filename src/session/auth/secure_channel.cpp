@@ -138,13 +138,17 @@ Status SecureChannel::seal(Lane lane, std::span<const std::uint8_t> plain, std::
                                  static_cast<std::uint8_t>(sequence >> 8)};
     // The sequence bytes (and what goes in the clear beside the packet) are the associated data: altering
     // them fails the tag like altering the rest.
-    const std::vector<std::uint8_t> ad = associated(seq, clear);
+    // (Built only when there are clear bytes: a packet alone needs no allocation.)
+    const std::vector<std::uint8_t> joined =
+        clear.empty() ? std::vector<std::uint8_t>{} : associated(seq, clear);
+    const std::uint8_t* ad = clear.empty() ? seq : joined.data();
+    const std::size_t ad_len = clear.empty() ? 2 : joined.size();
     out.resize(plain.size() + kSealedOverheadBytes);
     out[0] = seq[0];
     out[1] = seq[1];
     unsigned long long written = 0;
-    crypto_aead_chacha20poly1305_ietf_encrypt(out.data() + 2, &written, plain.data(), plain.size(), ad.data(),
-                                              ad.size(), nullptr, nonce.data(), send_key_.data());
+    crypto_aead_chacha20poly1305_ietf_encrypt(out.data() + 2, &written, plain.data(), plain.size(), ad,
+                                              ad_len, nullptr, nonce.data(), send_key_.data());
     out.resize(2 + static_cast<std::size_t>(written));
     return {};
 }
@@ -164,11 +168,14 @@ OpenError SecureChannel::open(Lane lane, std::span<const std::uint8_t> packet, s
         if (bit(w.seen, w.newest - sequence)) return OpenError::replayed;
     }
     const auto nonce = nonce_of(lane, other(side_), sequence);
-    const std::vector<std::uint8_t> ad = associated(packet.data(), clear);
+    const std::vector<std::uint8_t> joined =
+        clear.empty() ? std::vector<std::uint8_t>{} : associated(packet.data(), clear);
+    const std::uint8_t* ad = clear.empty() ? packet.data() : joined.data();
+    const std::size_t ad_len = clear.empty() ? 2 : joined.size();
     out.resize(packet.size() - kSealedOverheadBytes);
     unsigned long long written = 0;
     if (crypto_aead_chacha20poly1305_ietf_decrypt(out.data(), &written, nullptr, packet.data() + 2,
-                                                  packet.size() - 2, ad.data(), ad.size(), nonce.data(),
+                                                  packet.size() - 2, ad, ad_len, nonce.data(),
                                                   receive_key_.data()) != 0) {
         out.clear();
         return OpenError::forged;
