@@ -40,6 +40,7 @@ void ServerCore::Impl::on_message(transport::PeerId peer, transport::Delivery de
             ++s.stats.packets_rejected;
             return;
         }
+        s.stats.bytes_received += auth::kSealedOverheadBytes;  // the packet's size, as the client counts it
         return on_seat_message(slot, opened, now);
     }
     for (Pending& p : pending)

@@ -46,9 +46,10 @@ struct ServerClientStats {
         0;                         ///< packets on its connection that did not open (forged, replayed,
                                    ///< truncated, stale): dropped before decoding, never counted against it
     std::uint64_t bytes_sent = 0;  ///< payload bytes sent to it
-    std::uint64_t bytes_received = 0;        ///< payload bytes received from it
-    double kbps_sent = 0.0;                  ///< transport's measured rate to it, headers included
-    double kbps_received = 0.0;              ///< transport's measured rate from it, headers included
+    std::uint64_t bytes_received =
+        0;                       ///< payload bytes received from it (sealed packets whole; refused ones not)
+    double kbps_sent = 0.0;      ///< transport's measured rate to it, headers included
+    double kbps_received = 0.0;  ///< transport's measured rate from it, headers included
     std::uint64_t snapshots_sent = 0;        ///< snapshots sent to it
     std::size_t last_snapshot_bytes = 0;     ///< size of the last snapshot
     std::size_t max_snapshot_bytes = 0;      ///< the largest snapshot so far
