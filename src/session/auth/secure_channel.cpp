@@ -7,6 +7,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cassert>
 #include <string_view>
 
 namespace rwd::auth {
@@ -132,6 +133,7 @@ SecureChannel::~SecureChannel() {
 Status SecureChannel::seal(Lane lane, std::span<const std::uint8_t> plain, std::vector<std::uint8_t>& out,
                            std::span<const std::uint8_t> clear) {
     if (!detail::init_sodium()) return Error{Errc::io_error, "libsodium failed to initialise"};
+    assert((plain.empty() || plain.data() != out.data()) && "seal() must not write over its input");
     const std::uint64_t sequence = next_send_[static_cast<std::size_t>(lane)]++;
     const auto nonce = nonce_of(lane, side_, sequence);
     const std::uint8_t seq[2] = {static_cast<std::uint8_t>(sequence),
@@ -155,6 +157,7 @@ Status SecureChannel::seal(Lane lane, std::span<const std::uint8_t> plain, std::
 
 OpenError SecureChannel::open(Lane lane, std::span<const std::uint8_t> packet, std::vector<std::uint8_t>& out,
                               std::span<const std::uint8_t> clear) {
+    assert((packet.empty() || packet.data() != out.data()) && "open() must not write over its input");
     out.clear();
     if (packet.size() < kSealedOverheadBytes) return OpenError::truncated;
     if (!detail::init_sodium()) return OpenError::forged;
