@@ -11,6 +11,8 @@ namespace rwd::rollback::detail {
 namespace {
 /// Checks of room for a shorter delay in a row before it shortens by one frame (3 x 200 ms).
 constexpr int kRoomChecksToShorten = 3;
+/// A call for this many frames more lengthens the delay at the first check.
+constexpr int kJumpFrames = 3;
 }  // namespace
 
 int P2PCore::Impl::wanted_input_delay() const {
@@ -47,9 +49,17 @@ void P2PCore::Impl::adapt_input_delay(Micros now, bool at_start) {
     if (!at_start && now < next_delay_check_) return;
     next_delay_check_ = now + cfg_.quality_interval;
     const int want = wanted_input_delay();
-    if (want > delay_ || (at_start && want != delay_)) {
+    if (at_start && want != delay_) {
+        set_delay(want, true);
+    } else if (want > delay_) {
+        // Late inputs stall everyone: lengthen at once when the links call for much more, or when two checks
+        // in a row call for more (one late round-trip sample alone would make the delay jump and fall back).
         delay_room_checks_ = 0;
-        set_delay(want, true);  // late inputs stall everyone: lengthen at once
+        if (want >= delay_ + kJumpFrames || ++delay_short_checks_ >= 2) {
+            delay_short_checks_ = 0;
+            set_delay(want, true);
+        }
+        return;
     } else if (want < delay_) {
         // Shorter only after a quiet spell, a frame at a time: a delay that swings with every noisy sample
         // would swing every player's predictions with it.
@@ -60,6 +70,7 @@ void P2PCore::Impl::adapt_input_delay(Micros now, bool at_start) {
     } else {
         delay_room_checks_ = 0;
     }
+    delay_short_checks_ = 0;
 }
 
 void P2PCore::Impl::set_delay(int frames, bool adapted) {

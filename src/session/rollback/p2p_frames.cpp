@@ -185,8 +185,10 @@ void P2PCore::Impl::update_time_sync() {
         any = true;
     }
     frames_ahead_ = ahead;
-    time_scale_ =
-        recommend_time_scale(ahead, cfg_.time_sync_gain, cfg_.time_sync_max_adjust, cfg_.time_sync_deadband);
+    // On a jittery link the advantage estimates are that many frames noisy, and every peer, taking the most
+    // it is ahead of any other, would think itself ahead and slow down: the noise widens the deadband.
+    const double deadband = std::max(cfg_.time_sync_deadband, static_cast<double>(jitter_frames()));
+    time_scale_ = recommend_time_scale(ahead, cfg_.time_sync_gain, cfg_.time_sync_max_adjust, deadband);
     if (std::fabs(time_scale_ - reported_scale_) >= 0.005 || (time_scale_ == 1.0 && reported_scale_ != 1.0)) {
         reported_scale_ = time_scale_;
         ++stats_.time_sync_events;

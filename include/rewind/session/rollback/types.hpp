@@ -49,9 +49,9 @@ struct P2PConfig {
     int input_delay = 2;  ///< frames between an input and the frame it is used in (adapting: the least)
     /// Size the input delay to the link: from the measured round trip and its deviation to every player, the
     /// delay that lets their inputs arrive within the prediction window (the handshake's round trips choose
-    /// it before the first frame; quality reports adjust it during the match: up at once, down one frame
-    /// after 0.6 s of room), between input_delay and max_input_delay. Each peer sizes its own inputs' delay:
-    /// nothing to agree on, never a desync. set_input_delay() turns it off.
+    /// it before the first frame; quality reports adjust it during the match: up at once (after two checks
+    /// for a small step), down one frame after 0.6 s of room), between input_delay and max_input_delay. Each
+    /// peer sizes its own inputs' delay: nothing to agree on, never a desync. set_input_delay() turns it off.
     bool adapt_input_delay = true;
     int max_input_delay = 30;              ///< the most the adaptation chooses, input_delay..30
     int max_prediction = 8;                ///< frames simulated ahead of confirmed input; 0 = lockstep
