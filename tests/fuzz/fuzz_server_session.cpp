@@ -76,6 +76,7 @@ public:
         sc.hello_timeout = kHelloTimeout;
         sc.max_violations = in_.ConsumeBool() ? 0u : 40u;
         sc.input_buffer_cap = in_.ConsumeIntegralInRange(sc.input_buffer_tuning.max_ticks + 4, 32);
+        sc.snapshots.range_coded = in_.ConsumeBool();  // both entity codecs (the bit-packed one is cheaper)
         if (!sc.validate().ok()) fail("config");
         server_ = std::make_unique<cs::Server<ArenaGame>>(*server_ep_, sc, arena::new_match(nc.seed));
         for (int i = 0; i < kFakes; ++i) {
