@@ -71,5 +71,42 @@ TEST(ServerMetrics, PageFollowsTheServersCounters) {
     EXPECT_NE(t.find("# TYPE rewind_shots_clamped_total counter\n"), std::string::npos);
 }
 
+TEST(ServerMetrics, ServerWideCountersKeepCountingAcrossAReusedSeat) {
+    // A seat's own stats start again when a new client takes it; the page's totals are the server's and must
+    // not: what the first client received stays counted.
+    const std::uint64_t seed = 32;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    cs::ServerConfig sc;
+    sc.max_clients = 1;
+    Match<> m(seed, link(20), sc);
+    const int first = m.connect_client();
+    ASSERT_TRUE(m.run_until_playing());
+    m.run(Micros{1'000'000});
+    ASSERT_EQ(m.client(first).slot(), 0);
+    const std::uint64_t first_snapshots = m.server->client_stats(0).snapshots_sent;
+    const std::uint64_t first_bytes = m.server->client_stats(0).snapshot_bytes_total;
+    ASSERT_GT(first_snapshots, 20u);
+    m.client(first).disconnect(m.now);
+    m.run(Micros{500'000});
+    const int second = m.connect_client();
+    ASSERT_TRUE(m.run_until_playing());
+    m.run(Micros{500'000});
+    ASSERT_EQ(m.client(second).slot(), 0);  // the same seat
+    const auto& seat = m.server->client_stats(0);
+    const cs::ServerStats& st = m.server->stats();
+    EXPECT_LT(seat.snapshots_sent, st.snapshots_sent) << "the seat's count started again";
+    EXPECT_EQ(st.connects, 2u);
+    EXPECT_EQ(st.disconnects, 1u);
+    EXPECT_GE(st.snapshots_sent, first_snapshots + seat.snapshots_sent);
+    EXPECT_GE(st.snapshot_bytes, first_bytes + seat.snapshot_bytes_total);
+    rwd::MetricsText page;
+    m.server->write_metrics(page);
+    const std::string& t = page.text();
+    EXPECT_EQ(sample(t, "rewind_snapshots_sent_total"), static_cast<double>(st.snapshots_sent)) << t;
+    EXPECT_EQ(sample(t, "rewind_snapshot_sent_bytes_total"), static_cast<double>(st.snapshot_bytes)) << t;
+    EXPECT_EQ(sample(t, "rewind_connects_total"), 2.0);
+    EXPECT_EQ(sample(t, "rewind_clients_seated"), 1.0);
+}
+
 }  // namespace
 }  // namespace toy
