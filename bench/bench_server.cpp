@@ -62,9 +62,7 @@ public:
         (void)cs::encode_message(msg, ev.data);
         if (channel) {
             std::vector<std::uint8_t> plain = std::move(ev.data);
-            const auto lane =
-                d == tr::Delivery::reliable_ordered ? rwd::auth::Lane::reliable : rwd::auth::Lane::unreliable;
-            (void)channel->seal(lane, plain, ev.data);
+            (void)channel->seal(rwd::auth::lane_of(d), plain, ev.data);
         }
         inbox.push_back(std::move(ev));
     }

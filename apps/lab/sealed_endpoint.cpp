@@ -10,12 +10,6 @@ namespace lab {
 namespace tr = rwd::transport;
 namespace cs = rwd::client_server;
 
-namespace {
-rwd::auth::Lane lane_of(tr::Delivery d) {
-    return d == tr::Delivery::reliable_ordered ? rwd::auth::Lane::reliable : rwd::auth::Lane::unreliable;
-}
-}  // namespace
-
 SealedEndpoint::SealedEndpoint(tr::Transport& inner, const rwd::auth::SessionKeys& token_keys)
     : inner_(inner), token_keys_(token_keys) {}
 
@@ -31,7 +25,7 @@ rwd::Status SealedEndpoint::send(tr::PeerId peer, tr::Delivery delivery, std::sp
         return inner_.send(peer, delivery, data);
     }
     if (!channel_) return rwd::Error{rwd::Errc::not_connected, "not accepted yet"};
-    if (auto s = channel_->seal(lane_of(delivery), data, sealed_); !s.ok()) return s;
+    if (auto s = channel_->seal(rwd::auth::lane_of(delivery), data, sealed_); !s.ok()) return s;
     return inner_.send(peer, delivery, sealed_);
 }
 
@@ -41,7 +35,8 @@ bool SealedEndpoint::poll(tr::TransportEvent& out) {
     while (inner_.poll(out)) {
         if (out.type != tr::TransportEvent::Type::message) return true;
         if (channel_) {
-            if (channel_->open(lane_of(out.delivery), out.data, opened_) == rwd::auth::OpenError::none) {
+            if (channel_->open(rwd::auth::lane_of(out.delivery), out.data, opened_) ==
+                rwd::auth::OpenError::none) {
                 out.data = opened_;
                 return true;
             }

@@ -184,14 +184,13 @@ int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err) {
     // Credentials hold the token after the keys; a bare token is taken as it is.
     auto credentials = auth::decode_credentials(*raw);
     const std::vector<std::uint8_t> token = credentials.ok() ? credentials->token : *raw;
-    const auto* bytes = &token;
-    auto f = auth::decode_token(*bytes);
+    auto f = auth::decode_token(token);
     if (!f.ok()) return print_error(err, "token", f.error()), 1;
     const Micros now = wall_clock_now();
     std::fprintf(out,
                  "bytes=%zu game_id=0x%08X client_id=%llu server=%s issued_at_us=%lld expires_at_us=%lld "
                  "expires_in_s=%.1f nonce=%s user_data=%s\n",
-                 bytes->size(), f->game_id, static_cast<unsigned long long>(f->client_id),
+                 token.size(), f->game_id, static_cast<unsigned long long>(f->client_id),
                  f->server_address.c_str(), static_cast<long long>(f->issued_at.count),
                  static_cast<long long>(f->expires_at.count), (f->expires_at - now).seconds(),
                  auth::to_hex(f->nonce).c_str(), auth::to_hex(f->user_data).c_str());
@@ -212,7 +211,7 @@ int inspect(const InspectOptions& o, std::FILE* out, std::FILE* err) {
     auto game = parse_game_id(o.game_id);
     if (!game.ok()) return print_error(err, "--game-id", game.error()), 2;
     const std::string server = o.server.empty() ? f->server_address : o.server;
-    auto v = auth::verify_token(*bytes, *key, *sealing, *game, server, now);
+    auto v = auth::verify_token(token, *key, *sealing, *game, server, now);
     // The keys must be those the credentials carry (else the client could not talk to the server).
     if (v.ok() && credentials.ok() && v->keys != credentials->keys)
         return std::fprintf(out, "verdict=keys_do_not_match_the_token\n"), 3;

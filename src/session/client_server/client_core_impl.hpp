@@ -121,8 +121,7 @@ bool ClientCore::Impl::send(transport::Delivery delivery, Msg& msg) {
     // else leaves before the accept keys the channel, and everything after it is sealed.
     if (!config_.connect_token.empty() && !std::is_same_v<Msg, ConnectRequest>) {
         if (!channel_) return false;
-        const auto lane =
-            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        const auto lane = auth::lane_of(delivery);
         if (!channel_->seal(lane, buffer_, sealed_).ok()) return false;
         out = sealed_;
     }

@@ -38,8 +38,7 @@ void ClientCore::Impl::on_packet(transport::Delivery delivery, std::span<const s
                                  Micros now) {
     std::span<const std::uint8_t> plain = data;
     if (!config_.connect_token.empty()) {
-        const auto lane =
-            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        const auto lane = auth::lane_of(delivery);
         if (channel_) {
             const auth::OpenError e = channel_->open(lane, data, opened_);
             if (e != auth::OpenError::none) {
@@ -79,7 +78,7 @@ bool ClientCore::Impl::on_clear_handshake(auth::Lane lane, std::span<const std::
                      "the server accepted in the clear: it does not require connect tokens, and this client "
                      "will not talk to it unencrypted");
                 stats_.disconnect_code = DisconnectCode::bad_protocol;
-                end(DisconnectCode::bad_protocol);
+                quit();  // closes the connection (nothing more is sent: there are no keys to seal it with)
                 return false;
             }
             if (data.size() > auth::kSealedOverheadBytes) {

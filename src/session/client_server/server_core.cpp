@@ -68,7 +68,7 @@ void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
     if (!valid(slot) || seat(slot).phase != Phase::seated) return;
     Seat& s = seat(slot);
     Disconnect d{code};
-    send(s.peer, transport::Delivery::reliable_ordered, d, &s.stats.bytes_sent);
+    send(&s, s.peer, transport::Delivery::reliable_ordered, d, &s.stats.bytes_sent);
     // Going away or a client that stopped answering is routine; refusing a client for what it sent is not.
     const bool routine = code == DisconnectCode::server_shutdown || code == DisconnectCode::timed_out ||
                          code == DisconnectCode::client_quit;

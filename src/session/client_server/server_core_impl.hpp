@@ -105,13 +105,11 @@ struct ServerCore::Impl {
     void send_event(int slot, Event ev);
     void broadcast(Tick at, EventKind kind, int subject, int other, std::int32_t value,
                    const std::string& text, bool (*to)(void*, int) = nullptr, void* user = nullptr);
+    /// Encodes `msg` and transmits it to `peer`, whose seat is `s` (null for a connection not seated).
     template <class Msg>
-    bool send(transport::PeerId peer, transport::Delivery delivery, Msg& msg,
+    bool send(Seat* s, transport::PeerId peer, transport::Delivery delivery, Msg& msg,
               std::uint64_t* bytes = nullptr) {
-        const int slot = slot_of(peer);
-        const std::size_t sent = encode_message(msg, buffer).ok()
-                                     ? transmit(slot >= 0 ? &seat(slot) : nullptr, peer, delivery, buffer)
-                                     : 0;
+        const std::size_t sent = encode_message(msg, buffer).ok() ? transmit(s, peer, delivery, buffer) : 0;
         if (sent == 0) {
             ++stats.send_failures;
             return false;

@@ -32,8 +32,7 @@ void ServerCore::Impl::on_message(transport::PeerId peer, transport::Delivery de
         if (!s.channel) return on_seat_message(slot, data, now);
         // Sealed: nothing is decoded, and nothing counts as hearing from the client, until it opens. A
         // refusal is counted but never held against the client: anyone on the path can send one.
-        const auto lane =
-            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        const auto lane = auth::lane_of(delivery);
         const auth::OpenError e = s.channel->open(lane, data, opened);
         if (e != auth::OpenError::none) {
             ++stats.packets_rejected[static_cast<std::size_t>(e)];
@@ -55,7 +54,7 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
             p.closing = true;
             p.close_at = now + config.kick_linger;
             Disconnect d{DisconnectCode::garbage};
-            send(p.peer, transport::Delivery::reliable_ordered, d);
+            send(nullptr, p.peer, transport::Delivery::reliable_ordered, d);
             ++stats.kicked_garbage;
             ++stats.kicks[static_cast<std::size_t>(DisconnectCode::garbage)];
         }
@@ -83,7 +82,7 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
         ++stats.refusals[static_cast<std::size_t>(refuse)];
         if (refuse == DisconnectCode::unauthorized) ++stats.token_refusals[static_cast<std::size_t>(why)];
         Disconnect d{refuse, why};
-        send(p.peer, transport::Delivery::reliable_ordered, d);
+        send(nullptr, p.peer, transport::Delivery::reliable_ordered, d);
         p.closing = true;
         p.close_at = now + config.kick_linger;
         const char* reason = why == auth::TokenError::none ? "" : auth::token_error_name(why).data();
@@ -159,7 +158,7 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
                 ++stats.send_failures;
         }
     } else {
-        send(peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+        send(&s, peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
     }
     // The newcomer learns who is already here, then everyone learns of the newcomer.
     for (int i = 0; i < max_clients; ++i)

@@ -11,8 +11,7 @@ namespace rwd::client_server {
 std::size_t ServerCore::Impl::transmit(Seat* s, transport::PeerId peer, transport::Delivery delivery,
                                        std::span<const std::uint8_t> data) {
     if (s != nullptr && s->channel) {
-        const auto lane =
-            delivery == transport::Delivery::reliable_ordered ? auth::Lane::reliable : auth::Lane::unreliable;
+        const auto lane = auth::lane_of(delivery);
         if (!s->channel->seal(lane, data, sealed).ok()) return 0;
         data = sealed;
     }
@@ -125,7 +124,8 @@ void ServerCore::Impl::send_event(int slot, Event ev) {
     ev.sequence = s.event_sequence++;
     ev.previous_tick = s.last_event_tick;
     s.last_event_tick = ev.tick;
-    if (send(s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent)) ++s.stats.events_sent;
+    if (send(&s, s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent))
+        ++s.stats.events_sent;
 }
 
 void ServerCore::Impl::broadcast(Tick at, EventKind kind, int subject, int other, std::int32_t value,

@@ -117,8 +117,8 @@ public:
     int delay_ = 2;
     bool adapt_delay_ = true;  // cfg_.adapt_input_delay until set_input_delay() is called
     Micros next_delay_check_{};
-    int delay_room_checks_ = 0;   // consecutive checks that found room for a shorter delay
-    int delay_short_checks_ = 0;  // consecutive checks that called for a longer one
+    int delay_room_checks_ = 0;  // consecutive checks that found room for a shorter delay
+    int delay_long_checks_ = 0;  // consecutive checks that called for a longer one
 
     Frame checked_through_ = kNullFrame;        // frames whose confirmation was processed
     std::deque<ChecksumReport> local_reports_;  // our checksums of confirmed frames (bounded)

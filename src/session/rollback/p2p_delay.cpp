@@ -49,28 +49,24 @@ void P2PCore::Impl::adapt_input_delay(Micros now, bool at_start) {
     if (!at_start && now < next_delay_check_) return;
     next_delay_check_ = now + cfg_.quality_interval;
     const int want = wanted_input_delay();
-    if (at_start && want != delay_) {
+    // Two streaks: checks in a row that called for a longer delay, and for a shorter one.
+    delay_long_checks_ = want > delay_ ? delay_long_checks_ + 1 : 0;
+    delay_room_checks_ = want < delay_ ? delay_room_checks_ + 1 : 0;
+    if (at_start) {
         set_delay(want, true);
-    } else if (want > delay_) {
-        // Late inputs stall everyone: lengthen at once when the links call for much more, or when two checks
-        // in a row call for more (one late round-trip sample alone would make the delay jump and fall back).
-        delay_room_checks_ = 0;
-        if (want >= delay_ + kJumpFrames || ++delay_short_checks_ >= 2) {
-            delay_short_checks_ = 0;
-            set_delay(want, true);
-        }
-        return;
-    } else if (want < delay_) {
+    } else if (want > delay_ && (want >= delay_ + kJumpFrames || delay_long_checks_ >= 2)) {
+        // Late inputs stall everyone: lengthen at once when the links call for much more, else when two
+        // checks in a row call for more (one late round-trip sample alone would make the delay jump and fall
+        // back).
+        set_delay(want, true);
+    } else if (delay_room_checks_ >= kRoomChecksToShorten) {
         // Shorter only after a quiet spell, a frame at a time: a delay that swings with every noisy sample
         // would swing every player's predictions with it.
-        if (++delay_room_checks_ >= kRoomChecksToShorten) {
-            delay_room_checks_ = 0;
-            set_delay(delay_ - 1, true);
-        }
+        set_delay(delay_ - 1, true);
     } else {
-        delay_room_checks_ = 0;
+        return;
     }
-    delay_short_checks_ = 0;
+    delay_long_checks_ = delay_room_checks_ = 0;
 }
 
 void P2PCore::Impl::set_delay(int frames, bool adapted) {

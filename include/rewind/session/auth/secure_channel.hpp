@@ -4,6 +4,7 @@
 #pragma once
 
 #include <rewind/core/result.hpp>
+#include <rewind/transport/transport.hpp>
 
 #include <array>
 #include <cstddef>
@@ -57,6 +58,10 @@ inline constexpr std::uint64_t kReplayWindowPackets = 256;
 /// The two sequences of a connection, one per delivery class: the unreliable one takes packets in any order
 /// inside its replay window, the reliable one (delivered in order) only packets newer than the last.
 enum class Lane : std::uint8_t { unreliable = 0, reliable = 1 };
+/// The lane of a transport delivery class.
+[[nodiscard]] constexpr Lane lane_of(transport::Delivery d) {
+    return d == transport::Delivery::reliable_ordered ? Lane::reliable : Lane::unreliable;
+}
 
 /// Why open() refused a packet. Append only: the values index the servers' and clients' counters.
 enum class OpenError : std::uint8_t {

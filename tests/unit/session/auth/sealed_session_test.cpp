@@ -11,6 +11,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 
 using namespace authtest;
 namespace cs = rwd::client_server;
@@ -43,7 +44,16 @@ public:
             return true;
         }
         if (!inner_.poll(out)) return false;
-        if (out.type == tr::TransportEvent::Type::connected) server_peer = out.peer;
+        if (out.type == tr::TransportEvent::Type::connected) {
+            server_peer = out.peer;
+            if (early_goodbye) {  // a clear goodbye "from the server" before it could even accept
+                cs::Disconnect d{*early_goodbye};
+                std::vector<std::uint8_t> bytes;
+                EXPECT_TRUE(cs::encode_message(d, bytes).ok());
+                pending_.push_back(tr::TransportEvent{
+                    tr::TransportEvent::Type::message, out.peer, tr::Delivery::reliable_ordered, {}, bytes});
+            }
+        }
         if (out.type == tr::TransportEvent::Type::message)
             for (auto& extra : attack(out.data, out.delivery, received_, down_)) {
                 pending_.push_back(
@@ -70,7 +80,8 @@ public:
     }
 
     bool active = false;
-    tr::PeerId server_peer = tr::kInvalidPeer;  // the server as the client's endpoint knows it
+    std::optional<cs::DisconnectCode> early_goodbye;  // set: injected right after the transport connects
+    tr::PeerId server_peer = tr::kInvalidPeer;        // the server as the client's endpoint knows it
     std::uint64_t injected_up = 0, injected_down = 0;
 
 private:
@@ -124,13 +135,7 @@ Outcome play(std::uint64_t seed, bool attacked) {
     auto* server_ep = net.listen(server_addr, 8).value();
     cs::ServerConfig sc;
     sc.game_id = kGameId;
-    auth::TokenRequirement req;
-    req.public_key = backend_keys().public_key;
-    req.sealing_key = sealing_key();
-    req.process_salt = process_salt();
-    req.server_address = kSimServer;
-    req.clock_offset = kIssued - Micros{1'000'000};
-    sc.require_token = req;
+    sc.require_token = requirement_for(kSimServer);
     cs::Server<toy::ToyGame> server(*server_ep, sc, toy::ToyGame::State{});
     auth::TokenFields f = sample_fields();
     f.server_address = kSimServer;
@@ -158,6 +163,36 @@ Outcome play(std::uint64_t seed, bool attacked) {
                    attacker.injected_down};
 }
 
+/// A token client whose connection first gets a clear goodbye with `code`: its phase after 3 s, and its
+/// stats.
+std::pair<cs::ClientPhase, cs::ClientStats> early_goodbye(cs::DisconnectCode code) {
+    tr::SimNetworkConfig nc;
+    nc.seed = 6062;
+    tr::SimNetwork net(nc);
+    tr::Address server_addr{"server", 1};
+    cs::ServerConfig sc;
+    sc.game_id = kGameId;
+    sc.require_token = requirement_for(kSimServer);
+    cs::Server<toy::ToyGame> server(*net.listen(server_addr, 8).value(), sc, toy::ToyGame::State{});
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    cs::ClientConfig cc;
+    cc.game_id = kGameId;
+    cc.connect_token = auth::mint_token(f, backend_keys().secret_key, sealing_key()).value();
+    cc.session_keys = f.keys;
+    TamperingTransport attacker(*net.create_endpoint(tr::Address{"client", 100}).value(), 1);
+    attacker.early_goodbye = code;
+    cs::Client<toy::ToyGame> client(attacker, cc);
+    Micros now{1'000'000};
+    EXPECT_TRUE(client.connect(server_addr, now).ok());
+    for (int frame = 0; frame < 3000; ++frame) {
+        now += Micros{1000};
+        server.update(now);
+        client.update(now);
+    }
+    return {client.phase(), client.stats()};
+}
+
 std::uint64_t sum(const std::array<std::uint64_t, auth::kOpenErrorCount>& a) {
     std::uint64_t n = 0;
     for (auto v : a) n += v;
@@ -165,6 +200,19 @@ std::uint64_t sum(const std::array<std::uint64_t, auth::kOpenErrorCount>& a) {
 }
 
 }  // namespace
+
+TEST(SealedSession, BeforeTheAcceptOnlyARefusalIsTakenInTheClear) {
+    SCOPED_TRACE("seed=6062");
+    // A goodbye a server never sends before its accept (cheating is a kick of a seated client): refused.
+    const auto [phase, st] = early_goodbye(cs::DisconnectCode::cheating);
+    EXPECT_EQ(phase, cs::ClientPhase::playing);
+    EXPECT_EQ(st.packets_rejected[static_cast<std::size_t>(auth::OpenError::forged)], 1u);
+    // A refusal in the clear is the server's answer to the hello: taken (an attacker on the path can send
+    // one, as it could drop the hello).
+    const auto [refused_phase, refused] = early_goodbye(cs::DisconnectCode::unauthorized);
+    EXPECT_EQ(refused_phase, cs::ClientPhase::disconnected);
+    EXPECT_EQ(refused.disconnect_code, cs::DisconnectCode::unauthorized);
+}
 
 TEST(SealedSession, AnAttackerOnTheConnectionChangesNothingButTheCounters) {
     const std::uint64_t seed = 6061;

@@ -35,13 +35,7 @@ struct TokenMatch : toy::Match<> {
         cs::ServerConfig sc;
         sc.game_id = kGameId;
         sc.max_clients = max_clients;
-        auth::TokenRequirement req;
-        req.public_key = backend_keys().public_key;
-        req.sealing_key = sealing_key();
-        req.process_salt = process_salt();
-        req.server_address = kSimServer;
-        req.clock_offset = kIssued - Micros{1'000'000};  // toy::Match starts at now = 1 s
-        sc.require_token = req;
+        sc.require_token = requirement_for(kSimServer);
         return sc;
     }
 
@@ -153,6 +147,21 @@ TEST(ServerToken, ASeatedClientTalksSealedBothWays) {
     EXPECT_GT(w.client(d).stats().packets_rejected[static_cast<std::size_t>(auth::OpenError::forged)], 0u);
     EXPECT_GT(refused, 0u);
     EXPECT_EQ(w.server->stats().connects, 1u);  // the token was good: seated, then silent
+}
+
+TEST(ServerToken, AClientWithCredentialsWillNotPlayAServerWithoutTokensUnencrypted) {
+    // The server seats anyone and accepts in the clear; a client holding credentials says so and leaves,
+    // rather than wait forever for an accept it can open or play unencrypted.
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    toy::Match<> m(kSeed);
+    m.client_config.connect_token = valid_token();
+    m.client_config.session_keys = sample_keys();
+    const int c = m.connect_client();
+    m.run(Micros{2'000'000});
+    EXPECT_EQ(m.client(c).phase(), cs::ClientPhase::disconnected);
+    EXPECT_EQ(m.client(c).stats().disconnect_code, cs::DisconnectCode::bad_protocol);
+    EXPECT_EQ(m.server->stats().connects, 1u);
+    EXPECT_EQ(m.server->seated_count(), 0) << "the client closed its connection";
 }
 
 TEST(ServerToken, TamperedTokenIsRefused) {

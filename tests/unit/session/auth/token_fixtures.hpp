@@ -3,6 +3,7 @@
 
 #include <rewind/session/auth/connect_token.hpp>
 #include <rewind/session/auth/keys.hpp>
+#include <rewind/session/auth/token_gate.hpp>
 
 #include <cstdint>
 
@@ -77,6 +78,18 @@ inline auth::TokenFields sample_fields(std::uint64_t client_id = 42, std::uint8_
     f.user_data = {'r', 'o', 'l', 'e', '=', '1'};
     f.keys = sample_keys(client_id, nonce_base);
     return f;
+}
+
+/// What a test server at `address` ("host:port") requires: the fixture keys, its session clock at 1 s being
+/// kIssued (the SimNetwork harnesses start at now = 1 s).
+inline auth::TokenRequirement requirement_for(const char* address) {
+    auth::TokenRequirement req;
+    req.public_key = backend_keys().public_key;
+    req.sealing_key = sealing_key();
+    req.process_salt = process_salt();
+    req.server_address = address;
+    req.clock_offset = kIssued - Micros{1'000'000};
+    return req;
 }
 
 }  // namespace authtest
