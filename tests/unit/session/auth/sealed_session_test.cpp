@@ -118,6 +118,25 @@ private:
     std::deque<tr::TransportEvent> pending_;
 };
 
+/// The server of these matches: tokens required.
+cs::ServerConfig token_server_config() {
+    cs::ServerConfig sc;
+    sc.game_id = kGameId;
+    sc.require_token = requirement_for(kSimServer);
+    return sc;
+}
+
+/// Its one client: a valid token and its keys.
+cs::ClientConfig token_client_config() {
+    auth::TokenFields f = sample_fields();
+    f.server_address = kSimServer;
+    cs::ClientConfig cc;
+    cc.game_id = kGameId;
+    cc.connect_token = auth::mint_token(f, backend_keys().secret_key, sealing_key()).value();
+    cc.session_keys = f.keys;
+    return cc;
+}
+
 struct Outcome {
     std::uint64_t server_checksum = 0, client_checksum = 0;
     cs::ServerStats server;
@@ -133,16 +152,9 @@ Outcome play(std::uint64_t seed, bool attacked) {
     tr::SimNetwork net(nc);
     tr::Address server_addr{"server", 1};
     auto* server_ep = net.listen(server_addr, 8).value();
-    cs::ServerConfig sc;
-    sc.game_id = kGameId;
-    sc.require_token = requirement_for(kSimServer);
+    const cs::ServerConfig sc = token_server_config();
     cs::Server<toy::ToyGame> server(*server_ep, sc, toy::ToyGame::State{});
-    auth::TokenFields f = sample_fields();
-    f.server_address = kSimServer;
-    cs::ClientConfig cc;
-    cc.game_id = kGameId;
-    cc.connect_token = auth::mint_token(f, backend_keys().secret_key, sealing_key()).value();
-    cc.session_keys = f.keys;
+    const cs::ClientConfig cc = token_client_config();
     TamperingTransport attacker(*net.create_endpoint(tr::Address{"client", 100}).value(), seed + 1);
     cs::Client<toy::ToyGame> client(attacker, cc);
     Micros now{1'000'000};
@@ -170,16 +182,9 @@ std::pair<cs::ClientPhase, cs::ClientStats> early_goodbye(cs::DisconnectCode cod
     nc.seed = 6062;
     tr::SimNetwork net(nc);
     tr::Address server_addr{"server", 1};
-    cs::ServerConfig sc;
-    sc.game_id = kGameId;
-    sc.require_token = requirement_for(kSimServer);
+    const cs::ServerConfig sc = token_server_config();
     cs::Server<toy::ToyGame> server(*net.listen(server_addr, 8).value(), sc, toy::ToyGame::State{});
-    auth::TokenFields f = sample_fields();
-    f.server_address = kSimServer;
-    cs::ClientConfig cc;
-    cc.game_id = kGameId;
-    cc.connect_token = auth::mint_token(f, backend_keys().secret_key, sealing_key()).value();
-    cc.session_keys = f.keys;
+    const cs::ClientConfig cc = token_client_config();
     TamperingTransport attacker(*net.create_endpoint(tr::Address{"client", 100}).value(), 1);
     attacker.early_goodbye = code;
     cs::Client<toy::ToyGame> client(attacker, cc);
