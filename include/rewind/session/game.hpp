@@ -28,14 +28,28 @@ concept WireSerializable = requires(wire::WriteStream& w, wire::ReadStream& r, w
     { serialize(m, v) } -> std::same_as<bool>;
 };
 
+/// A game whose step takes no lag-compensation targets: `static void step(State&, std::span<const Input>)`.
+template <class G>
+concept StepsPlain = requires(typename G::State& s, std::span<const typename G::Input> inputs) {
+    G::step(s, inputs);
+};
+/// A game whose step takes the targets rewound for its shooters (nullptr when none is):
+/// `static void step(State&, std::span<const Input>, const RewoundTargets<G>*)`.
+template <class G>
+concept StepsRewound = requires(typename G::State& s, std::span<const typename G::Input> inputs,
+                                const RewoundTargets<G>* rewound) {
+    G::step(s, inputs, rewound);
+};
+
 /// The base of every sync model (rollback, lockstep, client-server): a pure, deterministic step over flat
-/// data.
+/// data (docs/GUIDE.md, "The simulation").
 ///   static constexpr int kMaxPlayers;        slots 0..kMaxPlayers-1
-///   using State;                             trivially copyable, checksummed, no heap
+///   using State;                             trivially copyable, checksummed, no heap, no pointers
 ///   using Input;                             trivially copyable, ==, Input{} is the neutral input
-///   static void step(State&, std::span<const Input> (size kMaxPlayers), const RewoundTargets<G>* (or
-///   nullptr)); static std::uint64_t checksum(const State&); ADL: template <class Stream> bool
-///   serialize(Stream&, Input&);   quantized, lossless for valid inputs
+///   static void step(State&, std::span<const Input>) (size kMaxPlayers); a client-server game with lag
+///   compensation takes a third parameter, const RewoundTargets<G>* (nullptr when no shot is rewound);
+///   static std::uint64_t checksum(const State&);
+///   ADL: template <class Stream> bool serialize(Stream&, Input&);   quantized, lossless for valid inputs
 template <class G>
 concept DeterministicGame = requires {
     { G::kMaxPlayers } -> std::convertible_to<int>;
@@ -44,10 +58,8 @@ concept DeterministicGame = requires {
 }
 &&(G::kMaxPlayers > 0) &&
     std::is_trivially_copyable_v<typename G::State>&& std::is_trivially_copyable_v<typename G::Input>&& std::
-        default_initializable<typename G::Input>&& std::equality_comparable<typename G::Input>&& requires(
-            typename G::State& s, const typename G::State& cs, std::span<const typename G::Input> inputs,
-            const RewoundTargets<G>* rewound) {
-    G::step(s, inputs, rewound);
+        default_initializable<typename G::Input>&& std::equality_comparable<typename G::Input> &&
+    (StepsPlain<G> || StepsRewound<G>)&&requires(const typename G::State& cs) {
     { G::checksum(cs) } -> std::same_as<std::uint64_t>;
 }
 &&WireSerializable<typename G::Input>;
@@ -62,21 +74,34 @@ concept DescribesDiff = DeterministicGame<G> && requires(const typename G::State
     G::describe_diff(a, a, out);
 };
 
-/// An authoritative-server game: seats, input sanitizing, and the lag-compensation hooks.
-///   add_player / remove_player (nothing of a removed player stays), sanitize(in, violations) (clamp, count),
-///   using Hitbox (trivially copyable), capture_hitboxes(State, span<Hitbox> size kMaxPlayers),
-///   lerp_hitbox(a, b, t_q16 in [0, 65536]), fires(in), view_time(in, tick), set_view_time(in, tick,
-///   ViewTime).
+/// An authoritative-server game: seats. `add_player(State&, slot)` and `remove_player(State&, slot)`
+/// (nothing of a removed player stays). Optional (game_hooks.hpp): sanitize, lag compensation.
 template <class G>
-concept ServerGame = DeterministicGame<G> && requires {
-    typename G::Hitbox;
-} && std::is_trivially_copyable_v<typename G::Hitbox> && std::default_initializable<typename G::Hitbox> &&
-    requires(typename G::State& s, const typename G::State& cs, int slot, typename G::Input& in,
-             const typename G::Input& cin, std::uint32_t& violations, std::span<typename G::Hitbox> boxes,
-             const typename G::Hitbox& hb, std::uint32_t t_q16, Tick tick, ViewTime view) {
+concept ServerGame = DeterministicGame<G> && requires(typename G::State& s, int slot) {
     G::add_player(s, slot);
     G::remove_player(s, slot);
-    { G::sanitize(cin, violations) } -> std::same_as<typename G::Input>;
+};
+
+/// Optional hook of a ServerGame: `static Input sanitize(const Input&, std::uint32_t& violations)` clamps a
+/// client's input to what a legitimate client can send and counts what it had to change. Without it the
+/// decoded input is used as it is (the wire format still bounds every field).
+template <class G>
+concept HasInputSanitizer = requires(const typename G::Input& in, std::uint32_t& violations) {
+    { G::sanitize(in, violations) } -> std::same_as<typename G::Input>;
+};
+
+/// Optional hooks of a ServerGame, all or none: lag compensation for hitscan (docs/GUIDE.md, "Lag
+/// compensation"). `using Hitbox` (trivially copyable), `capture_hitboxes(State, span<Hitbox> size
+/// kMaxPlayers)`, `lerp_hitbox(a, b, t_q16 in [0, 65536])`, `fires(in)`, `view_time(in, tick)`,
+/// `set_view_time(in, tick, ViewTime)`, and the step that takes RewoundTargets<G>. Without them shots are
+/// judged in the server's present and the client sends no view time.
+template <class G>
+concept HasLagCompensation = ServerGame<G> && StepsRewound<G> && requires {
+    typename G::Hitbox;
+} && std::is_trivially_copyable_v<typename G::Hitbox> && std::default_initializable<typename G::Hitbox> &&
+    requires(const typename G::State& cs, typename G::Input& in, const typename G::Input& cin,
+             std::span<typename G::Hitbox> boxes, const typename G::Hitbox& hb, std::uint32_t t_q16,
+             Tick tick, ViewTime view) {
     G::capture_hitboxes(cs, boxes);
     { G::lerp_hitbox(hb, hb, t_q16) } -> std::same_as<typename G::Hitbox>;
     { G::fires(cin) } -> std::convertible_to<bool>;
@@ -85,41 +110,77 @@ concept ServerGame = DeterministicGame<G> && requires {
 };
 
 /// A client-server snapshot game (implies ServerGame): entities with stable ids, captured from and restored
-/// into a State, interpolated for rendering, compared field by field for reconciliation.
+/// into a State (docs/GUIDE.md, "Replication").
 ///   using EntitySnapshot (trivially copyable, ==, on the wire grid); struct EntityRecord { uint32 id; snap;
 ///   }; capture(State, vector<EntityRecord>&) sorted by id; restore(State&, span<const EntityRecord>);
-///   player_entity(slot); interpolate(a, b, float t) for t in [0, 1]; diff_fields(a, b) bitmask;
-///   field_name(bit); position_error_q(a, b) in grid units; kMetersPerUnit; render only (the client's
-///   correction smoothing): render_position_m(e) -> std::array<double, 3> (metres; 2D games leave z at 0),
-///   with_render_offset(e, std::array<double, 3> offset_m) -> e drawn moved by the offset; ADL:
-///   serialize(Stream&, EntitySnapshot&), serialize_delta(Stream&, EntitySnapshot&, const EntitySnapshot&
-///   base).
+///   player_entity(slot); ADL: serialize(Stream&, EntitySnapshot&).
+/// Optional (game_hooks.hpp): interpolate, serialize_delta, diff_fields and field_name, position_error_q,
+/// kMetersPerUnit, render_position_m and with_render_offset, and the snapshot hooks below.
 template <class G>
 concept ReplicatedGame = ServerGame<G> && requires {
     typename G::EntitySnapshot;
     typename G::EntityRecord;
-    { G::kMetersPerUnit } -> std::convertible_to<double>;
 } && std::is_trivially_copyable_v<typename G::EntitySnapshot> &&
     std::equality_comparable<typename G::EntitySnapshot> && WireSerializable<typename G::EntitySnapshot> &&
     requires(typename G::EntityRecord rec) {
     { rec.id } -> std::convertible_to<std::uint32_t>;
     { rec.snap } -> std::convertible_to<typename G::EntitySnapshot>;
 } && requires(typename G::State& s, const typename G::State& cs, std::vector<typename G::EntityRecord>& out,
-              std::span<const typename G::EntityRecord> records, int slot,
-              const typename G::EntitySnapshot& a, typename G::EntitySnapshot& v, float t, int bit,
-              wire::WriteStream& w, wire::ReadStream& r, wire::MeasureStream& m) {
+              std::span<const typename G::EntityRecord> records, int slot) {
     G::capture(cs, out);
     G::restore(s, records);
     { G::player_entity(slot) } -> std::convertible_to<std::uint32_t>;
+};
+
+/// Optional hook of a ReplicatedGame: `interpolate(a, b, float t)` for t in [0, 1], what remote entities are
+/// drawn at between two snapshots. Without it an entity holds the newer snapshot's value
+/// (rwd::lerp_linear() helps with linear fields).
+template <class G>
+concept HasInterpolation = requires(const typename G::EntitySnapshot& a, float t) {
     { G::interpolate(a, a, t) } -> std::same_as<typename G::EntitySnapshot>;
+};
+
+/// Optional hooks of a ReplicatedGame, both or none: `diff_fields(a, b)` (bitmask of the fields that differ)
+/// and `field_name(bit)`, for the corrections log. Without them a correction reports bit 0, "entity".
+template <class G>
+concept HasFieldDiff = requires(const typename G::EntitySnapshot& a, int bit) {
     { G::diff_fields(a, a) } -> std::convertible_to<std::uint32_t>;
     { G::field_name(bit) } -> std::convertible_to<std::string_view>;
+};
+
+/// Optional hook of a ReplicatedGame: `position_error_q(a, b)`, the distance between two entities in grid
+/// units, for the size of a correction. Without it a correction's size is unknown (0).
+template <class G>
+concept HasPositionError = requires(const typename G::EntitySnapshot& a) {
     { G::position_error_q(a, a) } -> std::convertible_to<std::int64_t>;
+};
+
+/// Optional constant of a ReplicatedGame: `static constexpr double kMetersPerUnit`, metres per grid unit
+/// (the area of interest's radius, correction sizes). Without it a grid unit is a metre.
+template <class G>
+concept HasMetersPerUnit = requires {
+    { G::kMetersPerUnit } -> std::convertible_to<double>;
+};
+
+/// Optional hooks of a ReplicatedGame, both or none: the client's correction smoothing.
+/// `render_position_m(e) -> std::array<double, 3>` (metres; 2D games leave z at 0) and
+/// `with_render_offset(e, std::array<double, 3> offset_m)` -> e drawn moved by the offset. Without them a
+/// corrected player is drawn where the correction put it at once.
+template <class G>
+concept HasRenderOffset = requires(const typename G::EntitySnapshot& a) {
     { G::render_position_m(a) } -> std::same_as<std::array<double, 3>>;
     { G::with_render_offset(a, std::array<double, 3>{}) } -> std::same_as<typename G::EntitySnapshot>;
-    { serialize_delta(w, v, a) } -> std::same_as<bool>;
-    { serialize_delta(r, v, a) } -> std::same_as<bool>;
-    { serialize_delta(m, v, a) } -> std::same_as<bool>;
+};
+
+/// Optional hook of a ReplicatedGame: ADL `serialize_delta(Stream&, EntitySnapshot&, const EntitySnapshot&
+/// base)`, an entity coded against a reference both sides hold. Without it a changed entity is sent whole
+/// (its serialize()).
+template <class G>
+concept HasDeltaCodec = requires(wire::WriteStream& w, wire::ReadStream& r, wire::MeasureStream& m,
+                                 typename G::EntitySnapshot& v, const typename G::EntitySnapshot& base) {
+    { serialize_delta(w, v, base) } -> std::same_as<bool>;
+    { serialize_delta(r, v, base) } -> std::same_as<bool>;
+    { serialize_delta(m, v, base) } -> std::same_as<bool>;
 };
 
 /// Optional hook of a ReplicatedGame: G::predict_entity(snap, ticks) -> snap advanced by `ticks` (0..65535)

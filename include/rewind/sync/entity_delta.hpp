@@ -24,7 +24,7 @@ inline constexpr std::uint32_t kDefaultMaxEntities = 1023;
 /// there is no prediction): both sides compute it from data they both hold.
 enum class EntityOp : std::uint8_t {
     unchanged = 0,  ///< `0`: equal to its reference (the prediction held)
-    changed = 1,    ///< `10` + the game's serialize_delta(value, reference)
+    changed = 1,    ///< `10` + sync::serialize_change(value, reference)
     removed = 2,    ///< `110`: no longer in the list (left the area of interest, or gone)
     stale = 3,      ///< `111`: left out by the byte budget: the list keeps the baseline value, the client may
                     ///< keep a newer one it already has for display
@@ -117,12 +117,22 @@ std::size_t full_entity_bits(const Snap& v) {
     (void)serialize(m, copy);  // the game's codec (ADL)
     return m.bits_used();
 }
-/// Bits of the game's delta encoding of `v` against `base` (its serialize_delta()).
+/// A changed entity against its reference: the game's serialize_delta() (ADL) when it has one, else its
+/// whole serialize().
+template <class Stream, class Snap>
+bool serialize_change(Stream& s, Snap& v, const Snap& reference) {
+    if constexpr (requires { serialize_delta(s, v, reference); })
+        return serialize_delta(s, v, reference);
+    else
+        return serialize(s, v);
+}
+
+/// Bits of the game's delta encoding of `v` against `base` (sync::serialize_change()).
 template <class Snap>
 std::size_t delta_entity_bits(const Snap& v, const Snap& base) {
     Snap copy = v;
     wire::MeasureStream m;
-    (void)serialize_delta(m, copy, base);  // the game's codec (ADL)
+    (void)serialize_change(m, copy, base);
     return m.bits_used();
 }
 
@@ -179,14 +189,14 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
         if (op == EntityOp::changed) {
             if constexpr (Stream::is_reading) {
                 Record r = ref;
-                if (!serialize_delta(s, r.snap, ref.snap))
-                    return s.fail(Errc::malformed), false;  // game codec (ADL)
+                if (!sync::serialize_change(s, r.snap, ref.snap))
+                    return s.fail(Errc::malformed), false;  // the game's codec
                 if (r.snap == ref.snap)
                     return s.fail(Errc::malformed), false;  // "changed" must change something
                 view.push_back(r);
             } else {
                 auto v = view[j].snap;
-                if (!serialize_delta(s, v, ref.snap)) return s.fail(Errc::invalid_argument), false;
+                if (!sync::serialize_change(s, v, ref.snap)) return s.fail(Errc::invalid_argument), false;
             }
         } else if constexpr (Stream::is_reading) {
             if (op == EntityOp::unchanged) view.push_back(ref);

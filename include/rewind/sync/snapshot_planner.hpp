@@ -87,7 +87,8 @@ template <class Record>
 using RelevanceFn = float (*)(void* user, int client, const Record& entity);
 
 /// Shared by all clients of a server: set_world() once per snapshot, then plan() and commit() per client.
-/// Record needs `std::uint32_t id`, `snap` with ==, and ADL serialize / serialize_delta on the snap.
+/// Record needs `std::uint32_t id`, `snap` with ==, and ADL serialize (and optionally serialize_delta) on the
+/// snap.
 template <class Record>
 class SnapshotPlanner {
 public:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_contract.hpp>
 #include <rewind/wire/stream.hpp>
 
 #include "arena_test_util.hpp"
@@ -20,6 +21,15 @@ static_assert(rwd::ServerGame<ArenaGame>);
 static_assert(rwd::ReplicatedGame<ArenaGame>);
 static_assert(rwd::StateSerializable<ArenaGame>);
 static_assert(rwd::DescribesDiff<ArenaGame>);
+// The arena is the reference game: it implements every optional hook of the contract.
+static_assert(rwd::StepsRewound<ArenaGame> && rwd::HasLagCompensation<ArenaGame>);
+static_assert(rwd::HasInputSanitizer<ArenaGame> && rwd::HasInterpolation<ArenaGame>);
+static_assert(rwd::HasFieldDiff<ArenaGame> && rwd::HasPositionError<ArenaGame> &&
+              rwd::HasMetersPerUnit<ArenaGame>);
+static_assert(rwd::HasRenderOffset<ArenaGame> && rwd::HasDeltaCodec<ArenaGame>);
+static_assert(rwd::HasEntityPrediction<ArenaGame> && rwd::HasRemoteView<ArenaGame> &&
+              rwd::HasSnapshotModel<ArenaGame>);
+static_assert(rwd::contract::replicated_game<ArenaGame>());
 
 TEST(Forensics, StateSerializesBitForBit) {
     State s = new_match(5);

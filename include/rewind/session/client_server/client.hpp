@@ -12,6 +12,8 @@
 #include <rewind/session/client_server/detail/snapshot_receiver.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_contract.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/sync/clock_sync.hpp>
 #include <rewind/sync/frac_tick.hpp>
 #include <rewind/sync/interpolation_buffer.hpp>
@@ -34,8 +36,10 @@ namespace rwd::client_server {
 /// inputs the server has not processed yet. Connection, clock, acks, events and stats live in the compiled
 /// detail::ClientCore; this adapter owns the State, the prediction and what is drawn, and turns Input into
 /// bits at one place (predict_tick).
-template <ReplicatedGame G>
+template <class G>
 class Client : private detail::ClientGameAccess {
+    static_assert(contract::replicated_game<G>());
+
 public:
     using State = typename G::State;                      ///< the game's world
     using Input = typename G::Input;                      ///< one player's input for one tick
@@ -89,7 +93,7 @@ public:
     /// from the predicted world once per change of it.
     [[nodiscard]] std::optional<EntitySnapshot> own_entity() const;
     /// The local player as drawn: the prediction moved by the decaying correction offset,
-    /// G::with_render_offset(predicted, smoother().offset()).
+    /// G::with_render_offset(predicted, smoother().offset()) (the prediction itself without render hooks).
     [[nodiscard]] std::optional<EntitySnapshot> smoothed_own_entity() const;
     /// The visual correction offset (metres, decaying over smoothing_time; snaps beyond snap_distance_m).
     [[nodiscard]] const sync::VisualSmoother& smoother() const { return smoother_; }

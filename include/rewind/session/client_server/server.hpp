@@ -5,13 +5,15 @@
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
+#include <rewind/session/client_server/detail/lag_compensation.hpp>
 #include <rewind/session/client_server/detail/server_core.hpp>
 #include <rewind/session/client_server/detail/server_replay.hpp>
 #include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/game_events.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
-#include <rewind/sync/hitbox_history.hpp>
+#include <rewind/session/game_contract.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <array>
@@ -25,22 +27,23 @@ namespace rwd::client_server {
 /// every millisecond); the server runs whole ticks at config.tick_rate_hz, applies exactly one sanitized
 /// input per seated player per tick, lag-compensates shots, and sends each client a snapshot at
 /// snapshot_rate_hz. No threads, no clock reads (except the optional stats clock), no callbacks into the app.
-template <ReplicatedGame G>
+template <class G>
 class Server final : private ServerGameSide {
+    static_assert(contract::replicated_game<G>());
+
 public:
     using State = typename G::State;                ///< the game's world
     using Input = typename G::Input;                ///< one player's input for one tick
     using EntityRecord = typename G::EntityRecord;  ///< one replicated entity with its id
     /// Ticks of hitbox history kept for lag compensation (about 1 s at 60 Hz).
-    static constexpr int kHistoryTicks = kHitboxHistoryTicks;
+    static constexpr int kHistoryTicks = kLagHistoryTicks;
 
     /// A server speaking on `transport` (not owned; must outlive the server) from `initial`. An invalid
     /// config is a programmer error: call config.validate() first.
     Server(transport::Transport& transport, const ServerConfig& config, const State& initial = State{})
         : core_(transport, config, seats_for(config), *this),
           state_(initial),
-          history_(sync::HitboxHistoryConfig{config.tick_rate_hz,
-                                             Micros{std::int64_t{config.max_rewind_ms} * 1000}}),
+          lag_(config),
           sender_(config.snapshots, seats_for(config)),
           replay_(config.late_input_replay_ticks) {}
 
@@ -141,9 +144,8 @@ private:
     void run_tick(Micros now) {
         const Micros started = core_.stats_clock_now();
         const Tick tick = core_.tick();
-        bool any_rewound = false;
         inputs_.fill(Input{});
-        rewound_.active.fill(false);
+        lag_.begin_tick();
         TickRecord* rec = replay_.record(tick);
         for (int i = 0; i < core_.max_clients(); ++i) {
             if (!core_.seated(i)) continue;
@@ -151,13 +153,13 @@ private:
             Input raw{};
             (void)decode_input(popped.bits, raw);  // validated when it arrived
             std::uint32_t violations = 0;
-            const Input in = G::sanitize(raw, violations);
+            const Input in = hooks::sanitize<G>(raw, violations);
             core_.add_violations(i, violations);
             inputs_[static_cast<std::size_t>(i)] = in;
             if (rec) rec->repeated[static_cast<std::size_t>(i)] = popped.repeated;
-            if (G::fires(in) && !popped.repeated) {
+            if (lag_.fires(in) && !popped.repeated) {
                 const ViewTime view = judge_shot(i, in, tick, true);
-                any_rewound = history_.fill(rewound_, i, view) || any_rewound;
+                lag_.aim(i, view);
                 if (rec)
                     rec->shot[static_cast<std::size_t>(i)] = true,
                     rec->views[static_cast<std::size_t>(i)] = view;
@@ -169,8 +171,8 @@ private:
         else if (EmitsEvents<G> || observer_)
             before_ = state_;
         const State& before = rec ? rec->before : before_;
-        G::step(state_, std::span<const Input>(inputs_), any_rewound ? &rewound_ : nullptr);
-        history_.record(tick, state_);
+        lag_.step(state_, std::span<const Input>(inputs_));
+        lag_.record(tick, state_);
         if constexpr (EmitsEvents<G>) {
             game_events_.clear();
             G::collect_events(before, state_, game_events_);
@@ -185,16 +187,8 @@ private:
     // The view time a shot of `slot` is judged at. It comes from the client: clamp() keeps it within that
     // client's own latency (or the fixed cap), the present and the history, and says which bound it hit.
     ViewTime judge_shot(int slot, const Input& in, Tick tick, bool count) {
-        const sync::HitboxHistoryStats before = history_.stats();
-        const auto limit = core_.rewind_limit(slot);
-        const ViewTime claimed = G::view_time(in, tick);
-        const ViewTime view = limit ? history_.clamp(claimed, tick, *limit) : history_.clamp(claimed, tick);
-        const sync::HitboxHistoryStats& after = history_.stats();
         ShotVerdict verdict;
-        verdict.beyond_limit =
-            after.clamped_rewind + after.clamped_latency != before.clamped_rewind + before.clamped_latency;
-        verdict.future = after.clamped_future != before.clamped_future;
-        verdict.beyond_history = after.clamped_history != before.clamped_history;
+        const ViewTime view = lag_.judge(in, tick, core_.rewind_limit(slot), verdict);
         if (count)
             core_.count_shot(slot, verdict);
         else
@@ -235,8 +229,7 @@ private:
     ServerCore core_;
     State state_;
     State before_{};  // the world before the tick, for collect_events and the observer (without replays)
-    sync::HitboxHistory<G, kHistoryTicks> history_;
-    RewoundTargets<G> rewound_{};
+    LagCompensation<G> lag_;  // hitbox history and rewound targets (nothing without the hooks)
     std::array<Input, G::kMaxPlayers> inputs_{};
     std::vector<GameEvent> game_events_;
     std::vector<EntityRecord> world_;                            // every entity, captured once per snapshot

@@ -4,6 +4,8 @@
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_contract.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/detail/p2p_core.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
@@ -27,8 +29,10 @@ namespace rwd::rollback {
 ///
 /// This template is the game's side only: the State, its save ring, the simulation and the translation
 /// between Input and the bits the compiled core (detail::P2PCore) exchanges with the peers.
-template <DeterministicGame G>
+template <class G>
 class P2PSession : private detail::GameAccess {
+    static_assert(contract::deterministic_game<G>());
+
 public:
     using State = typename G::State;  ///< the game's state
     using Input = typename G::Input;  ///< one player's input for one frame
@@ -212,7 +216,7 @@ private:
         const std::uint64_t t1 = clock_.now_ns();
         for (int p = 0; p < G::kMaxPlayers; ++p)
             game_inputs_[static_cast<std::size_t>(p)] = p < num_players_ ? input_at(p, f) : Input{};
-        G::step(state_, std::span<const Input>(game_inputs_.data(), game_inputs_.size()), nullptr);
+        hooks::step<G>(state_, std::span<const Input>(game_inputs_.data(), game_inputs_.size()));
         const std::uint64_t t2 = clock_.now_ns();
         return detail::SimTiming{t1 - t0, t2 - t1};
     }

@@ -4,6 +4,8 @@
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_contract.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/session/rollback/detail/spectator_core.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
 #include <rewind/session/rollback/spectator_config.hpp>
@@ -23,8 +25,10 @@ namespace rwd::rollback {
 /// It can start before the host exists (it keeps knocking) and leave at any time (close()); the players never
 /// wait for a spectator. This template owns the State and the simulation; the link to the host lives in the
 /// compiled detail::SpectatorCore.
-template <DeterministicGame G>
+template <class G>
 class SpectatorSession {
+    static_assert(contract::deterministic_game<G>());
+
 public:
     using State = typename G::State;  ///< the game's state
     using Input = typename G::Input;  ///< one player's input
@@ -53,7 +57,7 @@ public:
                 const InputBits* bits = p < num_players_ ? core_.input(p, f) : nullptr;
                 inputs_[static_cast<std::size_t>(p)] = bits != nullptr ? decode(*bits) : Input{};
             }
-            G::step(state_, std::span<const Input>(inputs_.data(), inputs_.size()), nullptr);
+            hooks::step<G>(state_, std::span<const Input>(inputs_.data(), inputs_.size()));
             checksums_[static_cast<std::size_t>(f) % checksums_.size()] = {f, G::checksum(state_)};
             r.frame = f;
             core_.frame_done();

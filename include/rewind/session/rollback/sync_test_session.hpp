@@ -3,6 +3,8 @@
 
 #include <rewind/core/result.hpp>
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_contract.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
 #include <rewind/session/rollback/sync_test_config.hpp>
@@ -17,8 +19,10 @@ namespace rwd::rollback {
 /// to the present with the same inputs, comparing every re-simulated frame's checksum with the first run's.
 /// A deterministic game never differs; a game that reads anything outside its State (a global, the clock,
 /// uninitialised memory, an unseeded RNG) is caught at the first frame where that changes the result.
-template <DeterministicGame G>
+template <class G>
 class SyncTestSession {
+    static_assert(contract::deterministic_game<G>());
+
 public:
     using State = typename G::State;  ///< the game's state
     using Input = typename G::Input;  ///< one player's input
@@ -50,7 +54,7 @@ public:
             inputs_[p] = p < pending_.size() ? pending_[p] : Input{};
         }
         rec.inputs = inputs_;
-        G::step(state_, std::span<const Input>(inputs_.data(), inputs_.size()), nullptr);
+        hooks::step<G>(state_, std::span<const Input>(inputs_.data(), inputs_.size()));
         rec.after = state_;
         rec.checksum = G::checksum(state_);
         history_.push_back(std::move(rec));
@@ -60,7 +64,7 @@ public:
         if (static_cast<int>(history_.size()) == cfg_.check_distance) {
             state_ = history_.front().before;  // load
             for (Record& h : history_) {
-                G::step(state_, std::span<const Input>(h.inputs.data(), h.inputs.size()), nullptr);
+                hooks::step<G>(state_, std::span<const Input>(h.inputs.data(), h.inputs.size()));
                 const std::uint64_t cs = G::checksum(state_);
                 ++compared_;
                 if (cs != h.checksum && first_mismatch_ == kNullFrame) report(h, cs);

@@ -31,20 +31,20 @@ inline sync::VisualSmootherConfig smoother_config(const ClientConfig& c) {
 }
 }  // namespace detail
 
-template <ReplicatedGame G>
+template <class G>
 Client<G>::Client(transport::Transport& transport, const ClientConfig& config)
     : core_(transport, config, G::kMaxPlayers, *this),
       interp_(detail::interp_config(config)),
       smoother_(detail::smoother_config(config)) {}
 
-template <ReplicatedGame G>
+template <class G>
 bool Client<G>::read_snapshot_entities(wire::ReadStream& s, const SnapshotHeader& head,
                                        bool& baseline_missing) {
     // The baseline it names comes from what we decoded before.
     return receiver_.read_entities(s, head.sequence, head.server_tick, incoming_, baseline_missing);
 }
 
-template <ReplicatedGame G>
+template <class G>
 void Client<G>::accept_snapshot(const SnapshotHeader& head, bool reconcile_now, Micros now) {
     static_cast<SnapshotHeader&>(incoming_) = head;
     // Where each entity's value is from: this snapshot, or for one the byte budget left out, the snapshot
@@ -83,7 +83,7 @@ void Client<G>::accept_snapshot(const SnapshotHeader& head, bool reconcile_now, 
     reconcile(latest_, now);
 }
 
-template <ReplicatedGame G>
+template <class G>
 void Client<G>::restart_prediction(bool was_playing) {
     // The clock jumped: the prediction restarts from the newest snapshot at the new tick.
     const auto predicted_before = was_playing ? own_entity() : std::nullopt;
@@ -95,25 +95,26 @@ void Client<G>::restart_prediction(bool was_playing) {
     keep_drawn_player(predicted_before);
 }
 
-template <ReplicatedGame G>
+template <class G>
 void Client<G>::sample_render_time(Micros now) {
     update_render_time(now);
 }
 
-template <ReplicatedGame G>
+template <class G>
 void Client<G>::predict_one(State& s, Tick t) {
     std::array<Input, G::kMaxPlayers> in{};  // remote players: neutral (Input{})
     const Input* own = inputs_.find(t);
     const int slot = core_.slot();
     if (slot >= 0 && own) in[static_cast<std::size_t>(slot)] = *own;
-    G::step(s, std::span<const Input>(in), nullptr);
+    hooks::step<G>(s, std::span<const Input>(in));
     if (State* kept = states_.insert(t)) *kept = s;
 }
 
-template <ReplicatedGame G>
+template <class G>
 bool Client<G>::predict_tick(Tick t, EncodedInput& out) {
     Input in = input_;
-    if (G::fires(in)) G::set_view_time(in, t, render_time_.view_time());
+    if constexpr (HasLagCompensation<G>)
+        if (G::fires(in)) G::set_view_time(in, t, render_time_.view_time());
     if (Input* kept = inputs_.insert(t)) *kept = in;
     if (!has_first_input_) {
         has_first_input_ = true;

@@ -7,7 +7,7 @@
 
 namespace rwd::client_server {
 
-template <ReplicatedGame G>
+template <class G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const EntityRecord> entities) const {
     const int slot = core_.slot();
     if (slot < 0) return std::nullopt;
@@ -18,7 +18,7 @@ std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const Enti
     return it->snap;
 }
 
-template <ReplicatedGame G>
+template <class G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_entity() const {
     // G::capture copies the whole world: do it once per predicted state (every change of state_ calls
     // predicted_state_changed()), not once per question.
@@ -31,15 +31,15 @@ std::optional<typename G::EntitySnapshot> Client<G>::own_entity() const {
     return own_;
 }
 
-template <ReplicatedGame G>
+template <class G>
 std::optional<typename G::EntitySnapshot> Client<G>::smoothed_own_entity() const {
     auto p = own_entity();
     const sync::Offset3 o = smoother_.offset();
     if (!p || (o.x == 0.0 && o.y == 0.0 && o.z == 0.0)) return p;
-    return G::with_render_offset(*p, std::array<double, 3>{o.x, o.y, o.z});
+    return hooks::with_render_offset<G>(*p, std::array<double, 3>{o.x, o.y, o.z});
 }
 
-template <ReplicatedGame G>
+template <class G>
 double Client<G>::keep_drawn_player(const std::optional<EntitySnapshot>& predicted_before) {
     // The prediction just moved from predicted_before to where it is now. Draw = prediction + offset, so
     // adding (before - after) to the offset keeps the drawn player exactly where it was; the offset then
@@ -50,8 +50,8 @@ double Client<G>::keep_drawn_player(const std::optional<EntitySnapshot>& predict
         smoother_.reset();  // no player before or after: nothing was drawn to stay continuous with
         return 0.0;
     }
-    const std::array<double, 3> a = G::render_position_m(*predicted_before);
-    const std::array<double, 3> b = G::render_position_m(*after);
+    const std::array<double, 3> a = hooks::render_position_m<G>(*predicted_before);
+    const std::array<double, 3> b = hooks::render_position_m<G>(*after);
     const sync::Offset3 o = smoother_.offset();
     const sync::Offset3 needed{o.x + a[0] - b[0], o.y + a[1] - b[1], o.z + a[2] - b[2]};
     if (a == b) return smoother_.magnitude();
@@ -61,7 +61,7 @@ double Client<G>::keep_drawn_player(const std::optional<EntitySnapshot>& predict
     return std::sqrt(needed.x * needed.x + needed.y * needed.y + needed.z * needed.z);
 }
 
-template <ReplicatedGame G>
+template <class G>
 void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     ClientStats& stats = core_.adapter_stats();
     ++stats.reconciliations;
@@ -96,15 +96,15 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     const std::uint64_t snaps_before = stats.snaps;
     const double drawn_offset_m = keep_drawn_player(predicted_before);  // other players' moves may shift ours
     if (!predicted || !auth) return;
-    const std::uint32_t fields = G::diff_fields(*predicted, *auth);
+    const std::uint32_t fields = hooks::diff_fields<G>(*predicted, *auth);
     if (fields == 0) return;
     Correction c;
     c.tick = snap.last_input_tick;
     c.predicted = *predicted;
     c.authoritative = *auth;
     c.fields = fields;
-    c.error_q = G::position_error_q(*predicted, *auth);
-    c.error_m = static_cast<double>(c.error_q) * G::kMetersPerUnit;
+    c.error_q = hooks::position_error_q<G>(*predicted, *auth);
+    c.error_m = static_cast<double>(c.error_q) * hooks::meters_per_unit<G>();
     c.drawn_offset_m = drawn_offset_m;
     c.snapped = stats.snaps != snaps_before;
     ++stats.corrections;
@@ -115,7 +115,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     if (corrections_.size() > core_.config().correction_log_size) corrections_.pop_front();
 }
 
-template <ReplicatedGame G>
+template <class G>
 void Client<G>::update_render_time(Micros now) {
     if (!core_.clock().ready()) return;
     if (has_render_sample_ && now == render_sampled_at_)
@@ -136,7 +136,7 @@ void Client<G>::update_render_time(Micros now) {
     }
 }
 
-template <ReplicatedGame G>
+template <class G>
 const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(Micros now) {
     update_render_time(now);
     render_.clear();
@@ -152,8 +152,8 @@ const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(
             if (e.id == own_id) continue;
             while (i < a.size() && a[i].id < e.id) ++i;
             const bool both = i < a.size() && a[i].id == e.id;
-            render_.push_back(
-                RenderEntity{e.id, both ? G::interpolate(a[i].snap, e.snap, sample_.t) : e.snap, false});
+            render_.push_back(RenderEntity{
+                e.id, both ? hooks::interpolate<G>(a[i].snap, e.snap, sample_.t) : e.snap, false});
         }
     }
     if (core_.phase() == ClientPhase::playing)
@@ -161,7 +161,7 @@ const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(
     return render_;
 }
 
-template <ReplicatedGame G>
+template <class G>
 std::vector<EntityBufferStats> Client<G>::entity_buffer_stats() const {
     std::vector<EntityBufferStats> out;
     if (interp_.size() == 0) return out;

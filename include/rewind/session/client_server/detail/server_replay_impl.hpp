@@ -6,7 +6,7 @@
 
 namespace rwd::client_server {
 
-template <ReplicatedGame G>
+template <class G>
 void Server<G>::replay_late_inputs() {
     if (replay_.capacity() == 0) return;
     std::optional<Tick> from;
@@ -21,10 +21,10 @@ void Server<G>::replay_late_inputs() {
             Input raw{};
             (void)decode_input(late.input, raw);  // validated when it arrived
             std::uint32_t violations = 0;
-            const Input in = G::sanitize(raw, violations);
+            const Input in = hooks::sanitize<G>(raw, violations);
             core_.add_violations(slot, violations);
             // The repeat was right (a shot is never repeated, so one that fires is not): nothing to redo.
-            if (!G::fires(in) && same_state(in, held->inputs[i])) continue;
+            if (!lag_.fires(in) && same_state(in, held->inputs[i])) continue;
             if (!core_.take_replay_token(slot)) continue;
             if (!copied) work_ = replay_, copied = true;
             TickRecord* r = work_.find(late.tick);
@@ -45,7 +45,7 @@ void Server<G>::replay_late_inputs() {
         for (const Applied& a : applied_) core_.late_input_replayed(a.slot, a.tick, a.bits);
 }
 
-template <ReplicatedGame G>
+template <class G>
 bool Server<G>::replay_from(Tick from) {
     State s = work_.find(from)->before;
     pending_verdicts_.clear();
@@ -59,21 +59,20 @@ bool Server<G>::replay_from(Tick from) {
             break;
         }
         r->before = s;
-        rewound_.active.fill(false);
-        bool any_rewound = false;
+        lag_.begin_tick();
         for (int slot = 0; slot < core_.max_clients(); ++slot) {
             const auto i = static_cast<std::size_t>(slot);
-            if (r->replaced[i] && G::fires(r->inputs[i])) {
+            if (r->replaced[i] && lag_.fires(r->inputs[i])) {
                 r->shot[i] = true;
                 r->views[i] = judge_shot(slot, r->inputs[i], t, false);
                 // As a live shot: never a view of the tick itself or later (the history holds newer ticks).
                 if (!(r->views[i].from < t)) r->views[i] = ViewTime{t - 1, 0};
             }
             r->replaced[i] = false;
-            if (r->shot[i]) any_rewound = history_.fill(rewound_, slot, r->views[i]) || any_rewound;
+            if (r->shot[i]) lag_.aim(slot, r->views[i]);
         }
-        G::step(s, std::span<const Input>(r->inputs), any_rewound ? &rewound_ : nullptr);
-        history_.record(t, s);  // later shots of the replay look back at the replayed past
+        lag_.step(s, std::span<const Input>(r->inputs));
+        lag_.record(t, s);  // later shots of the replay look back at the replayed past
         ++ran;
         if constexpr (EmitsEvents<G>) {
             game_events_.clear();
@@ -95,7 +94,7 @@ bool Server<G>::replay_from(Tick from) {
     };
     // Put back the hitboxes as the clients were shown them: later shots are judged where their shooters saw
     // the targets, not where the replay moved them.
-    for (Tick t = from; t < core_.tick(); ++t) history_.record(t, after_of(t));
+    for (Tick t = from; t < core_.tick(); ++t) lag_.record(t, after_of(t));
     if (!kept) return false;
     std::swap(replay_, work_);
     state_ = s;

@@ -8,6 +8,7 @@
 #include <rewind/session/client_server/snapshot_config.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/sync/entity_delta.hpp>
 #include <rewind/sync/snapshot_planner.hpp>
 #include <rewind/sync/snapshot_window.hpp>
@@ -177,7 +178,7 @@ public:
     static sync::SnapshotPlannerConfig planner_config(const SnapshotConfig& c) {
         sync::SnapshotPlannerConfig p;
         p.window = static_cast<std::size_t>(c.window);
-        const double units = 1.0 / static_cast<double>(G::kMetersPerUnit);
+        const double units = 1.0 / hooks::meters_per_unit<G>();
         p.aoi_radius = kHasPositions<G> ? static_cast<std::int64_t>(std::llround(c.aoi_radius_m * units)) : 0;
         p.grid.cell_size = static_cast<std::int32_t>(std::clamp(std::round(c.cell_size_m * units), 1.0, 2e9));
         p.priority.near_weight = c.near_weight;

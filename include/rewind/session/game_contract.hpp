@@ -1,0 +1,131 @@
+/// The game contract checked hook by hook: each missing or mistyped hook fails with a message that names it
+/// and the part of docs/GUIDE.md that explains it (the sessions assert these first).
+#pragma once
+
+#include <rewind/session/game.hpp>
+#include <rewind/session/game_hooks.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace rwd::contract {
+
+/// True for a DeterministicGame; otherwise compilation stops at the first hook it lacks, with a message.
+template <class G>
+consteval bool deterministic_game() {
+    static_assert(
+        requires {
+            { G::kMaxPlayers } -> std::convertible_to<int>;
+            requires G::kMaxPlayers >
+            0;
+        },
+        "rewind: the game needs `static constexpr int kMaxPlayers` > 0 (docs/GUIDE.md, \"The simulation\")");
+    static_assert(
+        requires { typename G::State; },
+        "rewind: the game needs `using State` (docs/GUIDE.md, \"The simulation\")");
+    static_assert(
+        requires { requires std::is_trivially_copyable_v<typename G::State>; },
+        "rewind: State must be trivially copyable: flat data, no heap, no pointers (docs/GUIDE.md, "
+        "\"The simulation\")");
+    static_assert(
+        requires { typename G::Input; },
+        "rewind: the game needs `using Input` (docs/GUIDE.md, \"The simulation\")");
+    static_assert(
+        requires {
+            requires std::is_trivially_copyable_v<typename G::Input>;
+            requires std::default_initializable<typename G::Input>;
+            requires std::equality_comparable<typename G::Input>;
+        },
+        "rewind: Input must be trivially copyable, default-constructible (the neutral input) and comparable "
+        "with == (docs/GUIDE.md, \"The simulation\")");
+    static_assert(StepsPlain<G> || StepsRewound<G>,
+                  "rewind: the game needs `static void step(State&, std::span<const Input>)` (docs/GUIDE.md, "
+                  "\"The simulation\")");
+    static_assert(
+        requires(const typename G::State& s) {
+            { G::checksum(s) } -> std::same_as<std::uint64_t>;
+        },
+        "rewind: the game needs `static std::uint64_t checksum(const State&)` (docs/GUIDE.md, \"The "
+        "simulation\")");
+    static_assert(
+        requires { requires WireSerializable<typename G::Input>; },
+        "rewind: Input needs `template <class Stream> bool serialize(Stream&, Input&)` beside it, "
+        "found by ADL (docs/GUIDE.md, \"The simulation\")");
+    return DeterministicGame<G>;
+}
+
+/// True for a ServerGame; otherwise compilation stops at the first hook it lacks, with a message.
+template <class G>
+consteval bool server_game() {
+    static_assert(deterministic_game<G>());
+    static_assert(
+        requires(typename G::State & s, int slot) {
+            G::add_player(s, slot);
+            G::remove_player(s, slot);
+        },
+        "rewind: a client-server game needs `static void add_player(State&, int slot)` and `static void "
+        "remove_player(State&, int slot)` (docs/GUIDE.md, \"Seats\")");
+    static_assert(
+        !requires { typename G::Hitbox; } || HasLagCompensation<G>,
+        "rewind: the game declares a Hitbox but not every lag-compensation hook: capture_hitboxes, "
+        "lerp_hitbox, fires, view_time, set_view_time and the step that takes RewoundTargets "
+        "(docs/GUIDE.md, \"Lag compensation\")");
+    return ServerGame<G>;
+}
+
+/// True for a ReplicatedGame; otherwise compilation stops at the first hook it lacks, with a message.
+template <class G>
+consteval bool replicated_game() {
+    static_assert(server_game<G>());
+    static_assert(
+        requires {
+            typename G::EntitySnapshot;
+            requires std::is_trivially_copyable_v<typename G::EntitySnapshot>;
+            requires std::equality_comparable<typename G::EntitySnapshot>;
+        },
+        "rewind: a client-server game needs `using EntitySnapshot`, trivially copyable and comparable with "
+        "== "
+        "(docs/GUIDE.md, \"Replication\")");
+    static_assert(
+        requires { requires WireSerializable<typename G::EntitySnapshot>; },
+        "rewind: EntitySnapshot needs `template <class Stream> bool serialize(Stream&, "
+        "EntitySnapshot&)` beside it, found by ADL (docs/GUIDE.md, \"Replication\")");
+    static_assert(
+        requires(typename G::EntityRecord rec) {
+            { rec.id } -> std::convertible_to<std::uint32_t>;
+            { rec.snap } -> std::convertible_to<typename G::EntitySnapshot>;
+        },
+        "rewind: a client-server game needs `struct EntityRecord { std::uint32_t id; EntitySnapshot snap; }` "
+        "(docs/GUIDE.md, \"Replication\")");
+    static_assert(
+        requires(const typename G::State& s, std::vector<typename G::EntityRecord>& out) {
+            G::capture(s, out);
+        },
+        "rewind: a client-server game needs `static void capture(const State&, std::vector<EntityRecord>&)` "
+        "(docs/GUIDE.md, \"Replication\")");
+    static_assert(
+        requires(typename G::State & s, std::span<const typename G::EntityRecord> records) {
+            G::restore(s, records);
+        },
+        "rewind: a client-server game needs `static void restore(State&, std::span<const EntityRecord>)` "
+        "(docs/GUIDE.md, \"Replication\")");
+    static_assert(
+        requires(int slot) {
+            { G::player_entity(slot) } -> std::convertible_to<std::uint32_t>;
+        },
+        "rewind: a client-server game needs `static std::uint32_t player_entity(int slot)` (docs/GUIDE.md, "
+        "\"Replication\")");
+    static_assert(
+        !requires { G::diff_fields; } || HasFieldDiff<G>,
+        "rewind: diff_fields and field_name go together (docs/GUIDE.md, \"Optional hooks\")");
+    static_assert(
+        !requires { G::render_position_m; } || HasRenderOffset<G>,
+        "rewind: render_position_m and with_render_offset go together (docs/GUIDE.md, \"Optional "
+        "hooks\")");
+    return ReplicatedGame<G>;
+}
+
+}  // namespace rwd::contract
