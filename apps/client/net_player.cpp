@@ -1,26 +1,11 @@
 // NetPlayer: transport stack, session and bot wiring for one arena client.
 #include "client/net_player.hpp"
 
-#include <charconv>
-
 namespace apps {
 
 using rwd::Micros;
 namespace cs = rwd::client_server;
 namespace tr = rwd::transport;
-
-rwd::Result<tr::Address> parse_host_port(const std::string& text) {
-    const auto colon = text.rfind(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 >= text.size())
-        return rwd::Error{rwd::Errc::invalid_argument, "expected HOST:PORT"};
-    unsigned port = 0;
-    const char* first = text.data() + colon + 1;
-    const char* last = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(first, last, port);
-    if (ec != std::errc{} || ptr != last || port == 0 || port > 65535)
-        return rwd::Error{rwd::Errc::invalid_argument, "port must be 1..65535"};
-    return tr::Address{text.substr(0, colon), static_cast<std::uint16_t>(port)};
-}
 
 arena::BotView bot_view_of(ArenaClient& client, Micros now) {
     arena::BotView v;

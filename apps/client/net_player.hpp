@@ -38,9 +38,6 @@ struct NetPlayerConfig {
     rwd::Logger logger{};                     ///< the session's log hook
 };
 
-/// Parses "HOST:PORT" (port 1..65535); invalid_argument otherwise.
-[[nodiscard]] rwd::Result<rwd::transport::Address> parse_host_port(const std::string& text);
-
 /// What a bot on a client sees: its predicted self and every other player as the client renders them.
 [[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
 

@@ -5,6 +5,7 @@
 
 #include <arena/constants.hpp>
 #include <rewind/session/auth/connect_token.hpp>
+#include <rewind/transport/address_text.hpp>
 
 #include "common/command_line.hpp"
 
@@ -92,7 +93,7 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         std::fprintf(stderr, "rewind-client: --screenshot needs a window (drop --headless)\n");
         return 2;
     }
-    auto server = parse_host_port(o.connect);
+    auto server = rwd::transport::parse_address(o.connect);
     if (!server.ok()) {
         std::fprintf(stderr, "rewind-client: --connect '%s': %.*s\n", o.connect.c_str(),
                      static_cast<int>(server.error().detail.size()), server.error().detail.data());
@@ -124,7 +125,7 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         o.session_keys = credentials->keys;
     }
     if (o.model == "rollback") {
-        auto peer = parse_host_port(o.peer);
+        auto peer = rwd::transport::parse_address(o.peer);
         if (!peer.ok()) {
             std::fprintf(stderr, "rewind-client: --model rollback needs --peer HOST:PORT (got '%s')\n",
                          o.peer.c_str());

@@ -9,8 +9,8 @@
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
 
-#include <rewind/session/rollback/p2p_session.hpp>
-#include <rewind/transport/enet_transport.hpp>
+#include <rewind/session/rollback/p2p_match.hpp>
+#include <rewind/transport/address_text.hpp>
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -30,41 +30,10 @@ using rwd::Micros;
 namespace rb = rwd::rollback;
 namespace tr = rwd::transport;
 using Session = rb::P2PSession<arena::ArenaGame>;
+using Match = rb::P2PMatch<arena::ArenaGame>;
 
 /// Both peers must present this tag in the rollback handshake ("ARN1").
 constexpr std::uint32_t kRollbackSessionTag = 0x41524E31u;
-/// A frame at 60 Hz.
-constexpr Micros kFrame{16'667};
-
-/// Slot 1 connects to slot 0 (retrying: the other side may start later); slot 0 waits. Returns the peer.
-std::optional<tr::PeerId> establish(tr::EnetTransport& udp, int slot, const tr::Address& peer,
-                                    const RealClock& clock, SignalWaiter& signals, const KvLog& log) {
-    const Micros give_up = clock.now() + Micros{60'000'000};
-    Micros next_try{};
-    tr::PeerId pending = tr::kInvalidPeer;
-    while (clock.now() < give_up) {
-        const Micros now = clock.now();
-        if (slot == 1 && pending == tr::kInvalidPeer && now >= next_try) {
-            auto c = udp.connect(peer);
-            if (c.ok()) pending = c.value();
-            next_try = now + Micros{1'000'000};
-        }
-        udp.update(now);
-        tr::TransportEvent ev;
-        while (udp.poll(ev)) {
-            if (ev.type == tr::TransportEvent::Type::connected) {
-                log.kvf(LogLevel::info, "event=peer_connected peer=%u", ev.peer);
-                return ev.peer;
-            }
-            if (ev.type == tr::TransportEvent::Type::disconnected && ev.peer == pending)
-                pending = tr::kInvalidPeer;
-        }
-        if (signals.sleep(Micros{5000})) return std::nullopt;
-    }
-    log.kv(LogLevel::warn, "event=peer_timeout");
-    return std::nullopt;
-}
-
 arena::State initial_state(std::uint64_t seed) {
     arena::State s = arena::new_match(seed);
     arena::ArenaGame::add_player(s, 0);
@@ -117,17 +86,26 @@ int run_rollback(const ClientOptions& o) {
         }
         slot = o.listen_port < o.peer_address.port ? 0 : 1;  // both sides reach the same answer
     }
-    tr::EnetConfig ec;
-    ec.port = o.listen_port;
-    ec.max_peers = 2;
-    auto created = tr::EnetTransport::create(ec);
-    if (!created.ok()) {
-        std::fprintf(stderr, "rewind-client: cannot listen on port %u: %.*s\n", o.listen_port,
-                     static_cast<int>(created.error().detail.size()), created.error().detail.data());
+    rb::P2PMatchConfig mc;
+    mc.local_port = o.listen_port;
+    mc.players.assign(2, "local");
+    mc.players[static_cast<std::size_t>(1 - slot)] = tr::address_text(o.peer_address);  // slot 0 only waits
+    mc.retry_interval = Micros{1'000'000};
+    mc.timeout = Micros{60'000'000};
+    mc.session.session_tag = kRollbackSessionTag;
+    mc.session.seed = o.seed * 2 + static_cast<std::uint64_t>(slot);  // handshake nonces differ per side
+    mc.session.max_spectators = 0;
+    mc.session.logger = log.logger();
+    // The match itself must be identical on both machines: its seed is fixed, not --seed.
+    auto made = Match::open(mc, initial_state(1));
+    if (!made.ok()) {
+        std::fprintf(stderr, "rewind-client: rollback match on port %u: %s %.*s\n", o.listen_port,
+                     rwd::error_name(made.code()).data(), static_cast<int>(made.error().detail.size()),
+                     made.error().detail.data());
         return 1;
     }
-    tr::EnetTransport& udp = *created.value();
-    log.kvf(LogLevel::info, "event=rollback_listening port=%u slot=%d peer=%s:%u", udp.local_address().port,
+    Match& match = *made.value();
+    log.kvf(LogLevel::info, "event=rollback_listening port=%u slot=%d peer=%s:%u", match.local_address().port,
             slot, o.peer_address.host.c_str(), o.peer_address.port);
 
     std::unique_ptr<Window> window;
@@ -141,39 +119,29 @@ int run_rollback(const ClientOptions& o) {
         window = std::move(w.value());
     }
 
-    const auto peer = establish(udp, slot, o.peer_address, clock, signals, log);
-    if (!peer) return 1;
-    rb::P2PConfig pc;
-    pc.num_players = 2;
-    pc.session_tag = kRollbackSessionTag;
-    pc.seed = o.seed * 2 + static_cast<std::uint64_t>(slot);  // handshake nonces differ per side
-    pc.max_spectators = 0;
-    pc.logger = log.logger();
-    // The match itself must be identical on both machines: its seed is fixed, not --seed.
-    auto made = Session::create(udp, pc, initial_state(1));
-    if (!made.ok()) {
-        std::fprintf(stderr, "rewind-client: rollback session: %s\n", rwd::error_name(made.code()).data());
-        return 1;
+    arena::Input input{};
+    while (!match.ready()) {
+        if (match.failed()) {
+            log.kvf(LogLevel::warn, "event=peer_timeout reason=%s",
+                    rwd::error_name(match.error().code).data());
+            return 1;
+        }
+        (void)match.advance(clock.now(), [&](int, const arena::State&) { return input; });
+        if (signals.sleep(Micros{5000})) return 1;
     }
-    Session& session = *made.value();
-    if (!session.add_local_player(slot).ok() || !session.add_remote_player(1 - slot, *peer).ok()) {
-        std::fprintf(stderr, "rewind-client: cannot seat the players\n");
-        return 1;
-    }
+    log.kv(LogLevel::info, "event=peer_connected");
+    Session& session = match.session();
 
     std::optional<arena::Bot> bot;
     if (o.bot) bot.emplace(o.seed);
     ArenaView view;
     std::vector<DrawnEntity> scene;
     const std::vector<DrawnEntity> no_ghosts;
-    arena::Input input{};
     bool overlay = o.overlay;
     bool ran = false;
     bool peer_left = false;
     int frames_running = 0;
-    Micros last = clock.now();
-    const Micros start = last;
-    Micros carry{};
+    const Micros start = clock.now();
     int code = 0;
     for (bool quit = false; !quit;) {
         const Micros now = clock.now();
@@ -183,21 +151,11 @@ int run_rollback(const ClientOptions& o) {
             if (keys.toggle_overlay) overlay = !overlay;
             if (!o.bot) input = read_input(view, input);
         }
-        // Frames at 60 Hz times the session's recommended speed; a stall keeps at most a few frames owed.
-        carry +=
-            Micros{static_cast<std::int64_t>(static_cast<double>((now - last).count) * session.time_scale())};
-        last = now;
-        carry = std::min(carry, kFrame * 4);
-        bool stepped = false;
-        while (carry >= kFrame) {
-            if (bot) input = bot->think(arena::view_of(session.state(), slot));
-            (void)session.add_local_input(slot, input);
-            const auto r = session.advance(now);
-            if (!r.advanced()) break;
-            stepped = true;
-            carry -= kFrame;
-        }
-        if (!stepped) session.update(now);
+        // Frames at 60 Hz times the session's recommended speed (a stall keeps at most a few frames owed).
+        (void)match.advance(now, [&](int own, const arena::State& state) {
+            if (bot) input = bot->think(arena::view_of(state, own));
+            return input;
+        });
         rb::SessionEvent ev;
         while (session.poll_event(ev)) {
             if (ev.type == rb::SessionEvent::Type::running) {
