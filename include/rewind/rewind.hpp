@@ -18,10 +18,16 @@
 #include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/server.hpp>
 #include <rewind/session/client_server/stats.hpp>
+#include <rewind/session/client_server/udp_session.hpp>
 #include <rewind/session/game.hpp>
+#include <rewind/session/game_contract.hpp>
+#include <rewind/session/game_hooks.hpp>
 #include <rewind/session/rollback/desync.hpp>
+#include <rewind/session/rollback/frame_pacer.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
+#include <rewind/session/rollback/p2p_match.hpp>
 #include <rewind/session/rollback/p2p_session.hpp>
+#include <rewind/session/rollback/peer_connector.hpp>
 #include <rewind/session/rollback/protocol.hpp>
 #include <rewind/session/rollback/spectator_session.hpp>
 #include <rewind/session/rollback/sync_test_session.hpp>
@@ -34,6 +40,7 @@
 #include <rewind/sync/interpolation_buffer.hpp>
 #include <rewind/sync/view_time.hpp>
 #include <rewind/sync/visual_smoother.hpp>
+#include <rewind/transport/address_text.hpp>
 #include <rewind/transport/conditioned_transport.hpp>
 #include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/link_conditioner.hpp>
