@@ -41,10 +41,28 @@ concept StepsRewound = requires(typename G::State& s, std::span<const typename G
     G::step(s, inputs, rewound);
 };
 
+/// Optional hooks for a State that is not trivially copyable (a world on the heap): `using SavedState`
+/// (default-constructible), `save_state(const State&, SavedState&)` and `load_state(const SavedState&,
+/// State&)`, which replace the copy of State in every rollback save and load (docs/GUIDE.md, "Heap
+/// state"). load_state(save_state(s)) must step exactly like s.
+template <class G>
+concept HasStateSaveLoad = requires {
+    typename G::SavedState;
+}
+&&std::default_initializable<typename G::SavedState>&& requires(const typename G::State& s,
+                                                                typename G::State& into,
+                                                                typename G::SavedState& out,
+                                                                const typename G::SavedState& in) {
+    G::save_state(s, out);
+    G::load_state(in, into);
+};
+
 /// The base of every sync model (rollback, lockstep, client-server): a pure, deterministic step over flat
 /// data (docs/GUIDE.md, "The simulation").
 ///   static constexpr int kMaxPlayers;        slots 0..kMaxPlayers-1
-///   using State;                             trivially copyable, checksummed, no heap, no pointers
+///   using State;                             checksummed, copyable: trivially copyable (flat, no pointers),
+///   or with
+///                                            the save/load hooks above (rollback only)
 ///   using Input;                             trivially copyable, ==, Input{} is the neutral input
 ///   static void step(State&, std::span<const Input>) (size kMaxPlayers); a client-server game with lag
 ///   compensation takes a third parameter, const RewoundTargets<G>* (nullptr when no shot is rewound);
@@ -56,8 +74,9 @@ concept DeterministicGame = requires {
     typename G::State;
     typename G::Input;
 }
-&&(G::kMaxPlayers > 0) &&
-    std::is_trivially_copyable_v<typename G::State>&& std::is_trivially_copyable_v<typename G::Input>&& std::
+&&(G::kMaxPlayers > 0) && std::copyable<typename G::State>&& std::default_initializable<typename G::State> &&
+    (std::is_trivially_copyable_v<typename G::State> ||
+     HasStateSaveLoad<G>)&&std::is_trivially_copyable_v<typename G::Input>&& std::
         default_initializable<typename G::Input>&& std::equality_comparable<typename G::Input> &&
     (StepsPlain<G> || StepsRewound<G>)&&requires(const typename G::State& cs) {
     { G::checksum(cs) } -> std::same_as<std::uint64_t>;
@@ -74,10 +93,12 @@ concept DescribesDiff = DeterministicGame<G> && requires(const typename G::State
     G::describe_diff(a, a, out);
 };
 
-/// An authoritative-server game: seats. `add_player(State&, slot)` and `remove_player(State&, slot)`
+/// An authoritative-server game: seats (the client-server sessions copy and compare the State as bytes: it
+/// is trivially copyable). `add_player(State&, slot)` and `remove_player(State&, slot)`
 /// (nothing of a removed player stays). Optional (game_hooks.hpp): sanitize, lag compensation.
 template <class G>
-concept ServerGame = DeterministicGame<G> && requires(typename G::State& s, int slot) {
+concept ServerGame = DeterministicGame<G> && std::is_trivially_copyable_v<typename G::State> &&
+    requires(typename G::State& s, int slot) {
     G::add_player(s, slot);
     G::remove_player(s, slot);
 };

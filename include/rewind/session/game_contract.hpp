@@ -27,9 +27,16 @@ consteval bool deterministic_game() {
         requires { typename G::State; },
         "rewind: the game needs `using State` (docs/GUIDE.md, \"The simulation\")");
     static_assert(
-        requires { requires std::is_trivially_copyable_v<typename G::State>; },
-        "rewind: State must be trivially copyable: flat data, no heap, no pointers (docs/GUIDE.md, "
-        "\"The simulation\")");
+        requires {
+            requires std::copyable<typename G::State>;
+            requires std::default_initializable<typename G::State>;
+        },
+        "rewind: State must be default-constructible and copyable (docs/GUIDE.md, \"The simulation\")");
+    static_assert(
+        requires { requires std::is_trivially_copyable_v<typename G::State> || HasStateSaveLoad<G>; },
+        "rewind: State is not trivially copyable (flat data, no pointers): give the game `using SavedState`, "
+        "`save_state(const State&, SavedState&)` and `load_state(const SavedState&, State&)` (docs/GUIDE.md, "
+        "\"Heap state\")");
     static_assert(
         requires { typename G::Input; },
         "rewind: the game needs `using Input` (docs/GUIDE.md, \"The simulation\")");
@@ -61,6 +68,10 @@ consteval bool deterministic_game() {
 template <class G>
 consteval bool server_game() {
     static_assert(deterministic_game<G>());
+    static_assert(
+        std::is_trivially_copyable_v<typename G::State>,
+        "rewind: the client-server sessions need a trivially copyable State (save/load hooks are for "
+        "rollback; docs/GUIDE.md, \"Heap state\")");
     static_assert(
         requires(typename G::State & s, int slot) {
             G::add_player(s, slot);

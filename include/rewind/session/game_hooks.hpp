@@ -21,6 +21,39 @@ constexpr T lerp_linear(T a, T b, float t) {
 
 namespace hooks {
 
+/// What a rollback save holds: G::SavedState with the save/load hooks, else the State itself.
+template <class G>
+struct SavedStateOf {
+    using type = typename G::State;  ///< a copy of the state
+};
+/// With the save/load hooks: the game's own save.
+template <class G>
+requires HasStateSaveLoad<G>
+struct SavedStateOf<G> {
+    using type = typename G::SavedState;  ///< the game's own save
+};
+/// What a rollback save holds.
+template <class G>
+using saved_state_t = typename SavedStateOf<G>::type;
+
+/// Saves `s` into `out`: G::save_state(), else a copy.
+template <DeterministicGame G>
+void save_state(const typename G::State& s, saved_state_t<G>& out) {
+    if constexpr (HasStateSaveLoad<G>)
+        G::save_state(s, out);
+    else
+        out = s;
+}
+
+/// Loads `saved` into `s`: G::load_state(), else a copy.
+template <DeterministicGame G>
+void load_state(const saved_state_t<G>& saved, typename G::State& s) {
+    if constexpr (HasStateSaveLoad<G>)
+        G::load_state(saved, s);
+    else
+        s = saved;
+}
+
 /// One step of G: with the rewound targets when G's step takes them, else without (they are nullptr then
 /// anyway: a game without lag compensation never has a shot rewound).
 template <DeterministicGame G>

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace rwd::rollback {
@@ -59,8 +60,8 @@ bool bits_to_input(const InputBits& bits, typename G::Input& out) {
 }
 
 /// The bytes of `state` for a desync report: the game's serialize(Stream&, State&) when it has one
-/// (`serialized` set), else the raw object representation (useful for a byte diff between identical builds
-/// only).
+/// (`serialized` set), else the raw object representation of a trivially copyable State (useful for a byte
+/// diff between identical builds only), else nothing.
 template <DeterministicGame G>
 std::vector<std::uint8_t> state_to_bytes(const typename G::State& state, bool& serialized) {
     if constexpr (StateSerializable<G>) {
@@ -78,9 +79,13 @@ std::vector<std::uint8_t> state_to_bytes(const typename G::State& state, bool& s
         }
     }
     serialized = false;
-    std::vector<std::uint8_t> raw(sizeof(typename G::State));
-    std::memcpy(raw.data(), &state, sizeof(typename G::State));
-    return raw;
+    if constexpr (std::is_trivially_copyable_v<typename G::State>) {
+        std::vector<std::uint8_t> raw(sizeof(typename G::State));
+        std::memcpy(raw.data(), &state, sizeof(typename G::State));
+        return raw;
+    } else {
+        return {};  // a heap world has no meaningful bytes of its own: give it serialize(Stream&, State&)
+    }
 }
 
 /// Rebuilds a State from serialized bytes (only for games with serialize(Stream&, State&)); false otherwise.

@@ -49,7 +49,7 @@ public:
     /// A session; `config` must validate (use create() to check).
     P2PSession(transport::Transport& transport, const P2PConfig& config, const State& initial)
         : state_(initial),
-          ring_(static_cast<std::size_t>(config.max_prediction) + 1, Saved{kNullFrame, initial}),
+          ring_(static_cast<std::size_t>(config.max_prediction) + 1),
           game_inputs_(static_cast<std::size_t>(G::kMaxPlayers), Input{}),
           clock_(config.clock),
           num_players_(config.num_players),
@@ -130,7 +130,12 @@ public:
         }
         const Saved& s = saved(frame + 1);
         if (s.frame != frame + 1) return false;
-        out = G::checksum(s.state);
+        if constexpr (HasStateSaveLoad<G>) {
+            hooks::load_state<G>(s.state, scratch_);  // the game's own save: checksum what it loads as
+            out = G::checksum(scratch_);
+        } else {
+            out = G::checksum(s.state);
+        }
         return true;
     }
     /// The final input of `slot` at `frame` if still stored; false otherwise.
@@ -157,7 +162,11 @@ public:
 private:
     struct Saved {
         Frame frame = kNullFrame;
-        State state;
+        hooks::saved_state_t<G> state{};  // a copy of the State, or the game's own save
+    };
+    struct Kept {  // a state kept whole for forensics
+        Frame frame = kNullFrame;
+        State state{};
     };
     /// States kept for forensics: a desync is reported within a few checksum intervals.
     static constexpr std::size_t kMaxSnapshots = 8;
@@ -212,7 +221,7 @@ private:
         const std::uint64_t t0 = clock_.now_ns();
         Saved& s = ring_[static_cast<std::size_t>(f) % ring_.size()];
         s.frame = f;
-        s.state = state_;
+        hooks::save_state<G>(state_, s.state);
         const std::uint64_t t1 = clock_.now_ns();
         for (int p = 0; p < G::kMaxPlayers; ++p)
             game_inputs_[static_cast<std::size_t>(p)] = p < num_players_ ? input_at(p, f) : Input{};
@@ -223,25 +232,30 @@ private:
     bool load(Frame f) override {
         const Saved& s = saved(f);
         if (s.frame != f) return false;
-        state_ = s.state;
+        hooks::load_state<G>(s.state, state_);
         return true;
     }
     bool checksum_after(Frame f, std::uint64_t& out) const override { return frame_checksum(f, out); }
     void keep_snapshot(Frame f) override {
         if (snapshots_.size() == kMaxSnapshots) snapshots_.erase(snapshots_.begin());
-        snapshots_.push_back(Saved{f, f + 1 == core_.current_frame() ? state_ : saved(f + 1).state});
+        Kept k{f, {}};
+        if (f + 1 == core_.current_frame())
+            k.state = state_;
+        else
+            hooks::load_state<G>(saved(f + 1).state, k.state);
+        snapshots_.push_back(std::move(k));
     }
     void forget_snapshots_after(Frame f) override {
         while (!snapshots_.empty() && snapshots_.back().frame > f) snapshots_.pop_back();
     }
-    const Saved* snapshot(Frame f) const {
-        for (const Saved& s : snapshots_) {
+    const Kept* snapshot(Frame f) const {
+        for (const Kept& s : snapshots_) {
             if (s.frame == f) return &s;
         }
         return nullptr;
     }
     bool snapshot_bytes(Frame f, detail::StateBytes& out) const override {
-        const Saved* s = snapshot(f);
+        const Kept* s = snapshot(f);
         if (s == nullptr) return false;
         out.bytes = state_to_bytes<G>(s->state, out.serialized);
         out.checksum = G::checksum(s->state);
@@ -249,7 +263,7 @@ private:
     }
     void describe_diff(const DesyncReport& report, std::string& diff) const override {
         if constexpr (DescribesDiff<G>) {
-            const Saved* local = snapshot(report.frame);
+            const Kept* local = snapshot(report.frame);
             State remote{};
             if (local != nullptr && report.remote_serialized &&
                 state_from_bytes<G>(report.remote_state, remote))
@@ -262,7 +276,8 @@ private:
 
     State state_;
     std::vector<Saved> ring_;         // the state at the start of each of the last max_prediction+1 frames
-    std::vector<Saved> snapshots_;    // states after the newest checksummed frames, for forensics
+    std::vector<Kept> snapshots_;     // states after the newest checksummed frames, for forensics
+    mutable State scratch_{};         // a saved state loaded to be checksummed (save/load hooks only)
     std::vector<Input> game_inputs_;  // scratch: one input per game slot for G::step
     ClockFn clock_;
     int num_players_;

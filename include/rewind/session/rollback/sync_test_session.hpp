@@ -49,7 +49,7 @@ public:
         r.frame = frame_;
         Record rec;
         rec.frame = frame_;
-        rec.before = state_;
+        hooks::save_state<G>(state_, rec.before);
         for (std::size_t p = 0; p < inputs_.size(); ++p) {
             inputs_[p] = p < pending_.size() ? pending_[p] : Input{};
         }
@@ -62,7 +62,7 @@ public:
         ++frame_;
         r.frames_advanced = 1;
         if (static_cast<int>(history_.size()) == cfg_.check_distance) {
-            state_ = history_.front().before;  // load
+            hooks::load_state<G>(history_.front().before, state_);  // load
             for (Record& h : history_) {
                 hooks::step<G>(state_, std::span<const Input>(h.inputs.data(), h.inputs.size()));
                 const std::uint64_t cs = G::checksum(state_);
@@ -98,8 +98,8 @@ public:
 private:
     struct Record {
         Frame frame = kNullFrame;
-        State before;
-        State after;
+        hooks::saved_state_t<G> before{};  // the game's save (or a copy) of the state before the frame
+        State after{};
         std::uint64_t checksum = 0;
         std::vector<Input> inputs;
     };
