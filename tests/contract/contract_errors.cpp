@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace bad {
@@ -46,6 +47,12 @@ struct Game {
     static void capture(const State&, std::vector<EntityRecord>&) {}
 #endif
     static void restore(State&, std::span<const EntityRecord>) {}
+#if defined(CASE_MISTYPED_SANITIZE)
+    static Input sanitize(const Input& in, int& violations) { return (void)violations, in; }
+#endif
+#if defined(CASE_HALF_DIFF)
+    static std::string_view field_name(int) { return "x"; }
+#endif
 };
 
 template <class Stream>

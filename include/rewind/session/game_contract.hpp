@@ -13,6 +13,23 @@
 
 namespace rwd::contract {
 
+/// Whether G declares a (plain, not overloaded) static member named sanitize: a mistyped optional hook must
+/// not silently become its default.
+template <class G>
+concept declares_sanitize = requires {
+    &G::sanitize;
+};
+/// Whether G declares any of the lag-compensation hooks by name.
+template <class G>
+concept declares_lag_compensation = requires {
+    typename G::Hitbox;
+}
+|| requires { &G::capture_hitboxes; }
+|| requires { &G::lerp_hitbox; }
+|| requires { &G::fires; }
+|| requires { &G::view_time; }
+|| requires { &G::set_view_time; };
+
 /// True for a DeterministicGame; otherwise compilation stops at the first hook it lacks, with a message.
 template <class G>
 consteval bool deterministic_game() {
@@ -80,10 +97,14 @@ consteval bool server_game() {
         "rewind: a client-server game needs `static void add_player(State&, int slot)` and `static void "
         "remove_player(State&, int slot)` (docs/GUIDE.md, \"Seats\")");
     static_assert(
-        !requires { typename G::Hitbox; } || HasLagCompensation<G>,
-        "rewind: the game declares a Hitbox but not every lag-compensation hook: capture_hitboxes, "
-        "lerp_hitbox, fires, view_time, set_view_time and the step that takes RewoundTargets "
-        "(docs/GUIDE.md, \"Lag compensation\")");
+        !declares_sanitize<G> || HasInputSanitizer<G>,
+        "rewind: sanitize has the wrong signature: `static Input sanitize(const Input&, std::uint32_t& "
+        "violations)` (docs/GUIDE.md, \"Optional hooks\")");
+    static_assert(
+        !declares_lag_compensation<G> || HasLagCompensation<G>,
+        "rewind: the game declares some lag-compensation hooks but not all six with their signatures: "
+        "Hitbox, capture_hitboxes, lerp_hitbox, fires, view_time, set_view_time, and the step that "
+        "takes RewoundTargets (docs/GUIDE.md, \"Lag compensation\")");
     return ServerGame<G>;
 }
 
@@ -129,13 +150,25 @@ consteval bool replicated_game() {
         },
         "rewind: a client-server game needs `static std::uint32_t player_entity(int slot)` (docs/GUIDE.md, "
         "\"Replication\")");
+    static_assert(!(
+                      requires { &G::diff_fields; } || requires { &G::field_name; }) ||
+                      HasFieldDiff<G>,
+                  "rewind: diff_fields(a, b) -> bitmask and field_name(int bit) -> string_view go together "
+                  "(docs/GUIDE.md, \"Optional hooks\")");
     static_assert(
-        !requires { G::diff_fields; } || HasFieldDiff<G>,
-        "rewind: diff_fields and field_name go together (docs/GUIDE.md, \"Optional hooks\")");
+        !(
+            requires { &G::render_position_m; } || requires { &G::with_render_offset; }) ||
+            HasRenderOffset<G>,
+        "rewind: render_position_m(e) -> std::array<double, 3> and with_render_offset(e, offset_m) go "
+        "together (docs/GUIDE.md, \"Optional hooks\")");
     static_assert(
-        !requires { G::render_position_m; } || HasRenderOffset<G>,
-        "rewind: render_position_m and with_render_offset go together (docs/GUIDE.md, \"Optional "
-        "hooks\")");
+        !requires { &G::interpolate; } || HasInterpolation<G>,
+        "rewind: interpolate has the wrong signature: `static EntitySnapshot interpolate(const "
+        "EntitySnapshot&, const EntitySnapshot&, float t)` (docs/GUIDE.md, \"Optional hooks\")");
+    static_assert(
+        !requires { &G::position_error_q; } || HasPositionError<G>,
+        "rewind: position_error_q has the wrong signature: `static std::int64_t position_error_q(const "
+        "EntitySnapshot&, const EntitySnapshot&)` (docs/GUIDE.md, \"Optional hooks\")");
     return ReplicatedGame<G>;
 }
 

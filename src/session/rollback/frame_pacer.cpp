@@ -18,8 +18,9 @@ int FramePacer::due(Micros now, double speed) {
     }
     const std::int64_t elapsed = std::max<std::int64_t>(now.count - last_.count, 0);
     last_ = now;
-    const double scaled = static_cast<double>(elapsed) * std::clamp(speed, 0.5, 2.0);
-    carry_ = Micros{std::min(carry_.count + static_cast<std::int64_t>(std::llround(scaled)), cap_.count)};
+    const double rate = std::isfinite(speed) ? std::clamp(speed, 0.5, 2.0) : 1.0;
+    const double scaled = std::min(static_cast<double>(elapsed) * rate, static_cast<double>(cap_.count));
+    carry_ = Micros{std::clamp<std::int64_t>(carry_.count + std::llround(scaled), 0, cap_.count)};
     return static_cast<int>(carry_.count / frame_.count);
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 // The introduction: "RWIN", version, session tag (little-endian), player count, the sender's slot mask.
 constexpr std::array<std::uint8_t, 4> kIntroMagic{'R', 'W', 'I', 'N'};
-constexpr std::uint8_t kIntroVersion = 1;
+constexpr std::uint8_t kIntroVersion = 2;  // 2: the waiting side answers with its own
 constexpr std::size_t kIntroBytes = 11;
 constexpr int kMaxSlots = 8;
 
@@ -95,23 +95,47 @@ PeerConnector::Machine* PeerConnector::machine_of(transport::PeerId peer) {
     return nullptr;
 }
 
+PeerConnector::PeerConnector(PeerConnector&& other) noexcept { *this = std::move(other); }
+
+PeerConnector& PeerConnector::operator=(PeerConnector&& other) noexcept {
+    if (this == &other) return *this;
+    transport_ = other.transport_;
+    config_ = std::move(other.config_);
+    slot_machine_ = std::move(other.slot_machine_);
+    local_slots_ = std::move(other.local_slots_);
+    local_mask_ = other.local_mask_;
+    machines_ = std::move(other.machines_);
+    waiting_ = std::move(other.waiting_);
+    state_ = other.state_;
+    error_ = other.error_;
+    stats_ = other.stats_;
+    started_ = other.started_;
+    deadline_ = other.deadline_;
+    now_ = other.now_;
+    other.transport_ = nullptr;  // a moved-from connector drives nothing
+    other.state_ = ConnectorState::failed;
+    other.error_ = Error{Errc::invalid_argument, "moved from"};
+    return *this;
+}
+
 void PeerConnector::update(Micros now) {
-    if (state_ != ConnectorState::connecting) return;
+    if (state_ != ConnectorState::connecting || transport_ == nullptr) return;
     if (!started_) started_ = true, deadline_ = now + config_.timeout;
+    now_ = now;
     for (Machine& m : machines_) {
         if (!m.we_connect || m.peer != transport::kInvalidPeer || now < m.next_attempt) continue;
         auto c = transport_->connect(m.address);
         ++stats_.attempts;
-        if (!c.ok()) {
-            state_ = ConnectorState::failed;
+        m.next_attempt = now + config_.retry_interval;
+        if (c.ok()) {
+            m.peer = c.value();
+        } else if (c.code() != Errc::too_many_peers && c.code() != Errc::already_exists) {
+            state_ = ConnectorState::failed;  // a host that does not resolve, a closed endpoint
             error_ = c.error();
             return;
-        }
-        m.peer = c.value();
-        m.next_attempt = now + config_.retry_interval;
+        }  // else: no room on the endpoint yet (strangers hold it until their deadline): later
     }
     transport_->update(now);
-    now_ = now;
     transport::TransportEvent e;
     while (state_ == ConnectorState::connecting && transport_->poll(e)) {
         if (e.type == transport::TransportEvent::Type::connected) on_connected(e.peer);
@@ -119,6 +143,16 @@ void PeerConnector::update(Micros now) {
         if (e.type == transport::TransportEvent::Type::message) on_message(e.peer, e.data);
         if (std::all_of(machines_.begin(), machines_.end(), [](const Machine& m) { return m.bound; }))
             state_ = ConnectorState::ready;
+    }
+    // A connection that never introduces itself gives its place back.
+    for (std::size_t i = 0; state_ == ConnectorState::connecting && i < waiting_.size();) {
+        if (now - waiting_[i].since < config_.retry_interval * 4) {
+            ++i;
+            continue;
+        }
+        ++stats_.intros_missing;
+        transport_->disconnect(waiting_[i].peer, transport::DisconnectReason::refused);
+        waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
     }
     if (state_ == ConnectorState::connecting && now >= deadline_) {
         state_ = ConnectorState::failed;
@@ -128,53 +162,67 @@ void PeerConnector::update(Micros now) {
 
 void PeerConnector::on_connected(transport::PeerId peer) {
     if (Machine* m = machine_of(peer); m && m->we_connect) {
-        send_intro(*m);
-        m->bound = true;
+        send_intro(m->peer);  // bound when its answer (its own introduction) arrives
         return;
     }
-    waiting_.push_back(peer);  // someone connected to us: its introduction says who
+    waiting_.push_back(Waiting{peer, now_});  // someone connected to us: its introduction says who
 }
 
 void PeerConnector::on_disconnected(transport::PeerId peer) {
-    std::erase(waiting_, peer);
+    std::erase_if(waiting_, [peer](const Waiting& w) { return w.peer == peer; });
     Machine* m = machine_of(peer);
     if (!m) return;
     if (m->bound) ++stats_.peers_lost;
     m->peer = transport::kInvalidPeer;
     m->bound = false;
-    m->next_attempt = std::max(m->next_attempt, now_);
+    if (m->we_connect) m->next_attempt = now_ + config_.retry_interval;
+}
+
+bool PeerConnector::valid_intro(const std::vector<std::uint8_t>& data, std::uint8_t mask) const {
+    if (data.size() != kIntroBytes) return false;
+    const auto expected = intro_bytes(config_.session_tag, num_players(), mask);
+    return std::equal(expected.begin(), expected.end(), data.begin());
 }
 
 void PeerConnector::on_message(transport::PeerId peer, const std::vector<std::uint8_t>& data) {
-    const bool waiting = std::find(waiting_.begin(), waiting_.end(), peer) != waiting_.end();
     const bool intro =
         data.size() >= kIntroMagic.size() && std::equal(kIntroMagic.begin(), kIntroMagic.end(), data.begin());
-    if (!waiting || !intro) {
+    Machine* ours = machine_of(peer);
+    if (intro && ours && ours->we_connect && !ours->bound) {  // the answer to our introduction
+        if (valid_intro(data, ours->slot_mask)) {
+            ours->bound = true;
+            ++stats_.intros_accepted;
+            return;
+        }
+        ++stats_.intros_refused;
+        transport_->disconnect(peer, transport::DisconnectReason::refused);
+        return;  // on_disconnected() follows: a retry after retry_interval
+    }
+    const auto w =
+        std::find_if(waiting_.begin(), waiting_.end(), [peer](const Waiting& x) { return x.peer == peer; });
+    if (w == waiting_.end() || !intro) {
         ++stats_.messages_dropped;  // early handshakes (resent) or a bound peer's traffic
         return;
     }
-    std::erase(waiting_, peer);
+    waiting_.erase(w);
     Machine* match = nullptr;
-    if (data.size() == kIntroBytes && data[4] == kIntroVersion) {
-        const auto expected = intro_bytes(config_.session_tag, num_players(), data[10]);
-        if (std::equal(expected.begin(), expected.end(), data.begin()))
-            for (Machine& m : machines_)
-                if (!m.we_connect && !m.bound && m.slot_mask == data[10]) match = &m;
-    }
+    if (data.size() == kIntroBytes)
+        for (Machine& m : machines_)
+            if (!m.we_connect && !m.bound && valid_intro(data, m.slot_mask)) match = &m;
     if (!match) {
         ++stats_.intros_refused;
         transport_->disconnect(peer, transport::DisconnectReason::refused);
         return;
     }
+    send_intro(peer);  // the answer: now the other side binds too
     ++stats_.intros_accepted;
     match->peer = peer;
     match->bound = true;
 }
 
-void PeerConnector::send_intro(Machine& m) {
+void PeerConnector::send_intro(transport::PeerId peer) {
     const auto b = intro_bytes(config_.session_tag, num_players(), local_mask_);
-    if (transport_->send(m.peer, transport::Delivery::reliable_ordered, std::span<const std::uint8_t>(b))
-            .ok())
+    if (transport_->send(peer, transport::Delivery::reliable_ordered, std::span<const std::uint8_t>(b)).ok())
         ++stats_.intros_sent;
 }
 

@@ -13,7 +13,8 @@ public:
     /// a long stall does not make the game race afterwards.
     explicit FramePacer(Micros frame = Micros{16'667}, int max_backlog = 4);
     /// Moves to `now`, the time since the last call counted at `speed` (P2PSession::time_scale(), ~1):
-    /// the frames due now. The first call only starts the clock (0 due).
+    /// the frames due now (speed held to 0.5..2; a non-finite one counts as 1). The first call only starts
+    /// the clock (0 due).
     int due(Micros now, double speed);
     /// One due frame was simulated.
     void ran();

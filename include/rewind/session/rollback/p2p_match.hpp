@@ -50,8 +50,9 @@ public:
         transport::EnetConfig ec;
         ec.bind_host = config.bind_host;
         ec.port = config.local_port;
-        ec.max_peers =
-            config.players.size() + static_cast<std::size_t>(std::max(config.session.max_spectators, 0));
+        ec.max_peers = config.players.size() +
+                       static_cast<std::size_t>(std::max(config.session.max_spectators, 0)) +
+                       4;  // room for strangers until their introduction deadline
         auto udp = transport::EnetTransport::create(ec);
         if (!udp.ok()) return udp.error();
         std::unique_ptr<transport::EnetTransport> owned = std::move(udp.value());

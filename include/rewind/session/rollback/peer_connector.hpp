@@ -28,9 +28,10 @@ struct ConnectorConfig {
 /// What a PeerConnector saw.
 struct ConnectorStats {
     std::uint64_t attempts = 0;          ///< connections started
-    std::uint64_t intros_sent = 0;       ///< introductions sent on connections this machine made
-    std::uint64_t intros_accepted = 0;   ///< introductions that named a machine this one waits for
+    std::uint64_t intros_sent = 0;       ///< introductions sent (and answers to accepted ones)
+    std::uint64_t intros_accepted = 0;   ///< introductions (or answers) that named the expected machine
     std::uint64_t intros_refused = 0;    ///< introductions refused (wrong tag, slots or player count)
+    std::uint64_t intros_missing = 0;    ///< connections closed for not introducing themselves in time
     std::uint64_t messages_dropped = 0;  ///< other messages before the match began (the handshake resends)
     std::uint64_t peers_lost = 0;        ///< connections lost before the match began
 };
@@ -44,15 +45,25 @@ enum class ConnectorState : std::uint8_t {
 
 /// One connection per pair of machines: the machine whose lowest local slot is higher connects (retrying
 /// until the other side listens) and introduces itself with one reliable message (session tag, player
-/// count, its slots); the other waits and binds the connection to those slots. Both sides reach the same
-/// answer from the same list, so no connection is made twice. Until ready, the connector drives the
-/// transport (update and poll); afterwards it leaves it to the session. Refused introductions are counted
-/// and their connections closed; nothing from the network can bind a slot that was not listed.
+/// count, its slots); the other binds the connection to those slots and answers with its own introduction,
+/// on which the first binds it too. Both sides reach the same answer from the same list, so no connection
+/// is made twice. Until ready, the connector drives the transport (update and poll); afterwards it leaves it
+/// to the session (spectators then join by handshaking). Refused introductions are counted and their
+/// connections closed, as are connections silent for 4 retry intervals; nothing from the network can bind
+/// a slot that was not listed. A machine is known by its address text: one spelling per machine, and a
+/// distinct one (even a placeholder) for each machine.
 class PeerConnector {
 public:
     /// A connector on `transport` (not owned; must outlive it), or the config's validate() error.
     [[nodiscard]] static Result<PeerConnector> create(transport::Transport& transport,
                                                       const ConnectorConfig& config);
+    /// Moves the connector; the moved-from one is failed and drives nothing.
+    PeerConnector(PeerConnector&& other) noexcept;
+    /// Moves the connector; the moved-from one is failed and drives nothing.
+    PeerConnector& operator=(PeerConnector&& other) noexcept;
+    PeerConnector(const PeerConnector&) = delete;
+    PeerConnector& operator=(const PeerConnector&) = delete;
+    ~PeerConnector() = default;
 
     /// Moves to `now`: connects, retries, reads introductions. Does nothing once ready or failed.
     void update(Micros now);
@@ -84,16 +95,21 @@ private:
     void on_connected(transport::PeerId peer);
     void on_disconnected(transport::PeerId peer);
     void on_message(transport::PeerId peer, const std::vector<std::uint8_t>& data);
-    void send_intro(Machine& m);
+    void send_intro(transport::PeerId peer);
+    [[nodiscard]] bool valid_intro(const std::vector<std::uint8_t>& data, std::uint8_t mask) const;
     Machine* machine_of(transport::PeerId peer);
+    struct Waiting {  // connected to us, not introduced yet
+        transport::PeerId peer = transport::kInvalidPeer;
+        Micros since{};
+    };
 
-    transport::Transport* transport_;
+    transport::Transport* transport_ = nullptr;
     ConnectorConfig config_;
     std::vector<int> slot_machine_;  // per slot: -1 local, else an index into machines_
     std::vector<int> local_slots_;
     std::uint8_t local_mask_ = 0;
     std::vector<Machine> machines_;
-    std::vector<transport::PeerId> waiting_;  // connected to us, not introduced yet
+    std::vector<Waiting> waiting_;
     ConnectorState state_ = ConnectorState::connecting;
     Error error_{};
     ConnectorStats stats_{};

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace {
 
 using rwd::Micros;
@@ -43,6 +45,16 @@ TEST(FramePacer, AStallOwesOnlyTheBacklogCap) {
     EXPECT_EQ(p.due(now, 1.0), 3);
     now -= Micros{50'000};  // a clock going backwards adds nothing
     EXPECT_EQ(p.due(now, 1.0), 3);
+}
+
+TEST(FramePacer, ANonFiniteSpeedCountsAsOne) {
+    FramePacer p(Micros{10'000});
+    Micros now{};
+    (void)p.due(now, 1.0);
+    now += Micros{20'000};
+    EXPECT_EQ(p.due(now, std::numeric_limits<double>::quiet_NaN()), 2);
+    now += Micros{10'000};
+    EXPECT_EQ(p.due(now, std::numeric_limits<double>::infinity()), 3);
 }
 
 }  // namespace

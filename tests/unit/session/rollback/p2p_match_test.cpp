@@ -105,9 +105,11 @@ TEST(P2PMatch, ThreePlayersOnTwoMachinesPlayInSync) {
     }
     EXPECT_EQ(ms.matches[0]->local_slots(), (std::vector<int>{0, 2}));
     EXPECT_EQ(ms.matches[1]->local_slots(), (std::vector<int>{1}));
-    // Machine 1 (lowest slot 1 > 0) connected and introduced itself once; machine 0 only waited.
-    EXPECT_EQ(ms.matches[1]->connector_stats().intros_sent, 1u);
-    EXPECT_EQ(ms.matches[0]->connector_stats().intros_accepted, 1u);
+    // Machine 1 (lowest slot 1 > 0) connected and introduced itself once; machine 0 waited and answered.
+    for (int m = 0; m < 2; ++m) {
+        EXPECT_EQ(ms.matches[static_cast<std::size_t>(m)]->connector_stats().intros_sent, 1u);
+        EXPECT_EQ(ms.matches[static_cast<std::size_t>(m)]->connector_stats().intros_accepted, 1u);
+    }
     EXPECT_EQ(ms.matches[0]->connector_stats().attempts, 0u);
 }
 
@@ -126,8 +128,8 @@ TEST(P2PMatch, FourMachinesMakeOneConnectionPerPair) {
         EXPECT_EQ(m->connector_stats().intros_refused, 0u);
     }
     EXPECT_EQ(attempts, 6u);
-    EXPECT_EQ(sent, 6u);
-    EXPECT_EQ(accepted, 6u);
+    EXPECT_EQ(sent, 12u);  // an introduction and its answer per pair
+    EXPECT_EQ(accepted, 12u);
 }
 
 TEST(PeerConnector, RetriesUntilTheOtherMachineListens) {
@@ -179,8 +181,8 @@ TEST(PeerConnector, StrangersCannotTakeASlot) {
     // Three strangers: garbage, an introduction with the wrong tag, one claiming slot 0 (ours).
     const std::vector<std::vector<std::uint8_t>> lies{
         {1, 2, 3},
-        {'R', 'W', 'I', 'N', 1, 0x00, 0x00, 0x00, 0x00, 2, 0x02},
-        {'R', 'W', 'I', 'N', 1, 0x57, 0x7E, 0x00, 0x00, 2, 0x01},
+        {'R', 'W', 'I', 'N', 2, 0x00, 0x00, 0x00, 0x00, 2, 0x02},
+        {'R', 'W', 'I', 'N', 2, 0x57, 0x7E, 0x00, 0x00, 2, 0x01},
     };
     for (std::size_t i = 0; i < lies.size(); ++i) {
         Transport* s = net.create_endpoint(Address{"stranger" + std::to_string(i), 9}).value();
@@ -205,6 +207,71 @@ TEST(PeerConnector, StrangersCannotTakeASlot) {
     }
     EXPECT_EQ(conn.state(), ConnectorState::ready);
     EXPECT_EQ(conn.stats().intros_accepted, 1u);
+}
+
+TEST(PeerConnector, TheConnectingSideWaitsForTheAnswer) {
+    SimNetwork net = make_net(4, 10, 0.0);
+    Transport* a = net.listen(address(0), 4).value();
+    Transport* b = net.listen(address(1), 4).value();
+    ConnectorConfig ca, cb;
+    ca.players = players_for({0, 1}, 0);
+    cb.players = players_for({0, 1}, 1);
+    ca.session_tag = 1;
+    cb.session_tag = 2;  // another match
+    cb.timeout = Micros{3'000'000};
+    auto conn_a = PeerConnector::create(*a, ca).value();
+    auto conn_b = PeerConnector::create(*b, cb).value();
+    for (Micros now{1'000'000}; now < Micros{4'500'000}; now += Micros{1000}) {
+        net.advance_to(now);
+        conn_a.update(now);
+        conn_b.update(now);
+    }
+    EXPECT_EQ(conn_a.state(), ConnectorState::connecting);
+    EXPECT_EQ(conn_b.state(), ConnectorState::failed) << "refused: never ready on a connection being closed";
+    EXPECT_EQ(conn_b.error().code, rwd::Errc::timed_out);
+    EXPECT_GE(conn_a.stats().intros_refused, 1u);
+}
+
+TEST(PeerConnector, SilentStrangersGiveTheirPlaceBack) {
+    SimNetwork net = make_net(6, 10, 0.0);
+    Transport* a = net.listen(address(0), 2).value();  // room for two connections only
+    ConnectorConfig cc;
+    cc.players = players_for({0, 1}, 0);
+    cc.retry_interval = Micros{250'000};
+    auto conn = PeerConnector::create(*a, cc).value();
+    Micros now{1'000'000};
+    std::vector<Transport*> strangers;
+    for (int i = 0; i < 2; ++i) {
+        strangers.push_back(net.create_endpoint(Address{"silent" + std::to_string(i), 9}).value());
+        (void)strangers.back()->connect(address(0)).value();
+    }
+    Transport* b = net.listen(address(1), 4).value();
+    cc.players = players_for({0, 1}, 1);
+    auto conn_b = PeerConnector::create(*b, cc).value();
+    for (const Micros end = now + Micros{8'000'000}; now < end && conn.state() != ConnectorState::ready;) {
+        now += Micros{1000};
+        net.advance_to(now);
+        conn.update(now);
+        conn_b.update(now);
+        rwd::transport::TransportEvent e;
+        for (Transport* s : strangers)
+            while (s->poll(e)) {
+            }
+    }
+    EXPECT_EQ(conn.state(), ConnectorState::ready);
+    EXPECT_EQ(conn.stats().intros_missing, 2u);
+}
+
+TEST(PeerConnector, AMovedFromConnectorDrivesNothing) {
+    SimNetwork net = make_net(1, 10, 0.0);
+    ConnectorConfig cc;
+    cc.players = players_for({0, 1}, 0);
+    auto first = PeerConnector::create(*net.listen(address(0), 4).value(), cc).value();
+    PeerConnector second = std::move(first);
+    first.update(Micros{1000});  // NOLINT(bugprone-use-after-move): the point of the test
+    EXPECT_EQ(first.state(), ConnectorState::failed);
+    EXPECT_EQ(second.state(), ConnectorState::connecting);
+    EXPECT_EQ(second.local_slots(), (std::vector<int>{0}));
 }
 
 TEST(PeerConnector, FailsWithATimeoutWhenAMachineNeverComes) {
