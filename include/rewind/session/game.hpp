@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rewind/core/tick.hpp>
+#include <rewind/sync/entity_delta.hpp>
 #include <rewind/sync/view_time.hpp>
 #include <rewind/wire/stream.hpp>
 
@@ -197,12 +198,7 @@ concept HasRenderOffset = requires(const typename G::EntitySnapshot& a) {
 /// base)`, an entity coded against a reference both sides hold. Without it a changed entity is sent whole
 /// (its serialize()).
 template <class G>
-concept HasDeltaCodec = requires(wire::WriteStream& w, wire::ReadStream& r, wire::MeasureStream& m,
-                                 typename G::EntitySnapshot& v, const typename G::EntitySnapshot& base) {
-    { serialize_delta(w, v, base) } -> std::same_as<bool>;
-    { serialize_delta(r, v, base) } -> std::same_as<bool>;
-    { serialize_delta(m, v, base) } -> std::same_as<bool>;
-};
+concept HasDeltaCodec = sync::HasSerializeDelta<typename G::EntitySnapshot>;
 
 /// Optional hook of a ReplicatedGame: G::predict_entity(snap, ticks) -> snap advanced by `ticks` (0..65535)
 /// with no input (deterministic integer math: the server and every client must compute it bit for bit

@@ -117,14 +117,29 @@ std::size_t full_entity_bits(const Snap& v) {
     (void)serialize(m, copy);  // the game's codec (ADL)
     return m.bits_used();
 }
+/// Whether the game codes `Snap` against a reference: an ADL serialize_delta() for the bit-packing streams.
+/// Decided once per entity type, so a writer, a reader and a size estimate never disagree on it.
+template <class Snap>
+concept HasSerializeDelta = requires(wire::WriteStream& w, wire::ReadStream& r, wire::MeasureStream& m,
+                                     Snap& v, const Snap& base) {
+    serialize_delta(w, v, base);
+    serialize_delta(r, v, base);
+    serialize_delta(m, v, base);
+};
+
 /// A changed entity against its reference: the game's serialize_delta() (ADL) when it has one, else its
 /// whole serialize().
 template <class Stream, class Snap>
 bool serialize_change(Stream& s, Snap& v, const Snap& reference) {
-    if constexpr (requires { serialize_delta(s, v, reference); })
+    if constexpr (HasSerializeDelta<Snap>) {
+        static_assert(
+            requires { serialize_delta(s, v, reference); },
+            "serialize_delta must take every stream the library codes with: make it a template over "
+            "Stream, like serialize()");
         return serialize_delta(s, v, reference);
-    else
+    } else {
         return serialize(s, v);
+    }
 }
 
 /// Bits of the game's delta encoding of `v` against `base` (sync::serialize_change()).
