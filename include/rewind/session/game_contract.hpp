@@ -13,15 +13,10 @@
 
 namespace rwd::contract {
 
-/// Whether G declares a (plain, not overloaded) static member named sanitize: a mistyped optional hook must
-/// not silently become its default.
+/// Whether G declares any of the lag-compensation hooks by name (a plain, not overloaded static function's
+/// address can be taken): a mistyped optional hook must not silently become its default.
 template <class G>
-concept declares_sanitize = requires {
-    &G::sanitize;
-};
-/// Whether G declares any of the lag-compensation hooks by name.
-template <class G>
-concept declares_lag_compensation = requires {
+concept DeclaresLagCompensation = requires {
     typename G::Hitbox;
 }
 || requires { &G::capture_hitboxes; }
@@ -97,11 +92,11 @@ consteval bool server_game() {
         "rewind: a client-server game needs `static void add_player(State&, int slot)` and `static void "
         "remove_player(State&, int slot)` (docs/GUIDE.md, \"Seats\")");
     static_assert(
-        !declares_sanitize<G> || HasInputSanitizer<G>,
+        !requires { &G::sanitize; } || HasInputSanitizer<G>,
         "rewind: sanitize has the wrong signature: `static Input sanitize(const Input&, std::uint32_t& "
         "violations)` (docs/GUIDE.md, \"Optional hooks\")");
     static_assert(
-        !declares_lag_compensation<G> || HasLagCompensation<G>,
+        !DeclaresLagCompensation<G> || HasLagCompensation<G>,
         "rewind: the game declares some lag-compensation hooks but not all six with their signatures: "
         "Hitbox, capture_hitboxes, lerp_hitbox, fires, view_time, set_view_time, and the step that "
         "takes RewoundTargets (docs/GUIDE.md, \"Lag compensation\")");
