@@ -137,8 +137,8 @@ int run_gui(const ClientOptions& o) {
             if (s.ok()) said_end = false;
         }
         overlay.sample(player, now);
-        for (rwd::client_server::Event ev; player.client().poll_event(ev);)
-            hud.on_event(ev, player.client().slot(), now);
+        for (rwd::client_server::Message m; player.client().poll_message(m);)
+            hud.on_message(m, player.client().slot(), now);
 
         window.begin_frame();
         // The overlay docks on the left, the scoreboard and kill feed on the right (when the window is wide

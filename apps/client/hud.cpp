@@ -27,16 +27,19 @@ void name(char* out, std::size_t size, int slot, int own_slot) {
 
 }  // namespace
 
-void Hud::on_event(const cs::Event& e, int own_slot, rwd::Micros now) {
-    if (e.kind == cs::EventKind::death) {
-        feed_.push_back(Kill{e.subject, e.other, e.value == arena::ArenaGame::kEventWeaponLauncher, now});
+void Hud::on_message(const cs::Message& m, int own_slot, rwd::Micros now) {
+    arena::DeathMessage death;
+    arena::HitMessage hit;
+    if (cs::read_message_as<arena::ArenaGame>(m, death)) {
+        feed_.push_back(Kill{death.victim, death.killer, death.weapon == arena::Weapon::launcher, now});
         while (feed_.size() > kFeedLines) feed_.pop_front();
-        if (e.subject == own_slot) killed_by_ = e.other != e.subject ? e.other : -1;
-    } else if (e.kind == cs::EventKind::hit && e.subject == own_slot && e.other != own_slot) {
-        markers_.push_back(Marker{e.other, false, now});
+        if (death.victim == own_slot) killed_by_ = death.killer != death.victim ? death.killer : -1;
+        if (death.killer == own_slot && death.victim != own_slot)
+            markers_.push_back(Marker{death.victim, true, now});
+    } else if (cs::read_message_as<arena::ArenaGame>(m, hit) && hit.shooter == own_slot &&
+               hit.target != own_slot) {
+        markers_.push_back(Marker{hit.target, false, now});
     }
-    if (e.kind == cs::EventKind::death && e.other == own_slot && e.subject != own_slot)
-        markers_.push_back(Marker{e.subject, true, now});
 }
 
 void Hud::draw(ImDrawList* dl, const ArenaView& view, std::span<const DrawnEntity> entities, int own_slot,

@@ -23,8 +23,8 @@ public:
     /// Kill-feed lines kept.
     static constexpr std::size_t kFeedLines = 5;
 
-    /// Takes one event the server sent (deaths feed the kill feed, hits by `own_slot` make markers).
-    void on_event(const rwd::client_server::Event& event, int own_slot, rwd::Micros now);
+    /// Takes one message the server sent (deaths feed the kill feed, hits by `own_slot` make markers).
+    void on_message(const rwd::client_server::Message& message, int own_slot, rwd::Micros now);
     /// Draws the markers over the players in `entities` (as `view` placed them), the kill feed at
     /// `feed_top_right` (no further left than `feed_min_x`), and, while the local player (`own`, if drawn) is
     /// dead, the death message and the respawn countdown over the arena.

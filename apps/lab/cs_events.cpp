@@ -1,4 +1,4 @@
-// Reliable events and deaths, server versus every client, graded up to the start of the drain window.
+// Reliable messages and deaths, server versus every client, graded up to the start of the drain window.
 #include "cs_events.hpp"
 
 #include <algorithm>
@@ -34,19 +34,23 @@ void EventCheck::on_server_tick(rwd::Tick tick, const arena::State& before, cons
                                 std::span<const bool> seated) {
     // The lab asks the game the same question the server asks it after every tick.
     scratch_.clear();
-    arena::ArenaGame::collect_events(before, after, scratch_);
-    for (const cs::GameEvent& e : scratch_) {
-        if (e.kind != cs::EventKind::death) continue;
-        deaths_.push_back(Death{DeathRecord{tick.value, e.subject, e.other, e.value},
+    arena::ArenaGame::collect_messages(before, after, scratch_);
+    constexpr auto kDeath = cs::message_id<arena::ArenaGame, arena::DeathMessage>();
+    for (const cs::OutMessage& m : scratch_.items()) {
+        arena::DeathMessage d;
+        if (m.type != kDeath || !cs::decode_payload(m.payload, d).ok()) continue;
+        deaths_.push_back(Death{DeathRecord{tick.value, d.victim, d.killer, d.weapon},
                                 std::vector<bool>(seated.begin(), seated.end())});
     }
 }
 
-void EventCheck::on_client_event(std::size_t seat, const cs::Event& ev) {
+void EventCheck::on_client_message(std::size_t seat, const cs::Message& m) {
+    if (!m.reliable) return;
     Client& c = clients_[seat];
-    c.sequences.push_back(ev.sequence);
-    if (ev.kind == cs::EventKind::death)
-        c.deaths.push_back(DeathRecord{ev.tick.value, ev.subject, ev.other, ev.value});
+    c.sequences.push_back(m.sequence);
+    arena::DeathMessage d;
+    if (cs::read_message_as<arena::ArenaGame>(m, d))
+        c.deaths.push_back(DeathRecord{m.tick.value, d.victim, d.killer, d.weapon});
 }
 
 void EventCheck::cut(rwd::Tick next_tick) {

@@ -26,10 +26,10 @@ rwd::Micros drain_window(const rwd::transport::LinkConfig& up, const rwd::transp
 
 /// One death as the server reported it or a client received it.
 struct DeathRecord {
-    std::uint32_t tick = 0;   ///< server tick it happened on
-    std::uint8_t victim = 0;  ///< who died
-    std::uint8_t killer = 0;  ///< who killed (the victim itself when nobody did)
-    std::int32_t weapon = 0;  ///< the event's value
+    std::uint32_t tick = 0;                       ///< server tick it happened on
+    std::uint8_t victim = 0;                      ///< who died
+    std::uint8_t killer = 0;                      ///< who killed (the victim itself when nobody did)
+    arena::Weapon weapon = arena::Weapon::rifle;  ///< what dealt the killing blow
     friend bool operator==(const DeathRecord&, const DeathRecord&) = default;
 };
 
@@ -48,8 +48,8 @@ public:
     /// during it (the server broadcasts each tick's events to exactly those).
     void on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after,
                         std::span<const bool> seated);
-    /// The client of seat `seat` polled `ev`.
-    void on_client_event(std::size_t seat, const rwd::client_server::Event& ev);
+    /// The client of seat `seat` polled `m` (its reliable messages are graded).
+    void on_client_message(std::size_t seat, const rwd::client_server::Message& m);
     /// The drain window starts: events sent from here on are not graded. `next_tick` is the server's next
     /// tick (deaths on it and later are not graded).
     void cut(rwd::Tick next_tick);
@@ -71,7 +71,7 @@ private:
     };
     std::vector<Client> clients_;
     std::vector<Death> deaths_;  ///< every death on the server, in order
-    std::vector<rwd::client_server::GameEvent> scratch_;
+    rwd::client_server::MessageOutbox<arena::ArenaGame> scratch_;
     bool cut_ = false;
     std::uint32_t cut_tick_ = 0;
 };

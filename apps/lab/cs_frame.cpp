@@ -128,12 +128,13 @@ void Match::collect_corrections(Seat& s, int index, Micros now) {
 }
 
 void Match::take_events(Seat& s, int index) {
-    cs::Event ev;
-    while (s.client->poll_event(ev)) {
-        events_.on_client_event(static_cast<std::size_t>(index), ev);
-        if (ev.kind != cs::EventKind::chat) continue;
-        const std::uint32_t expect = s.next_chat_from[ev.subject]++;
-        if (ev.text != chat_text(ev.subject, expect)) ++fig_.channel.events_content_errors;
+    cs::Message m;
+    while (s.client->poll_message(m)) {
+        events_.on_client_message(static_cast<std::size_t>(index), m);
+        cs::Chat chat;
+        if (!s.client->read(m, chat)) continue;
+        const std::uint32_t expect = s.next_chat_from[chat.speaker]++;
+        if (chat.text != chat_text(chat.speaker, expect)) ++fig_.channel.events_content_errors;
     }
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 namespace apps {
@@ -329,7 +330,8 @@ int ServerApp::run(SignalWaiter& signals) {
              "garbage_dropped=%llu "
              "datagrams_received=%llu kicked_garbage=%llu kicked_cheating=%llu snapshots=%llu "
              "rejected_forged=%llu "
-             "rejected_replayed=%llu rejected_truncated=%llu rejected_stale=%llu",
+             "rejected_replayed=%llu rejected_truncated=%llu rejected_stale=%llu messages_in=%llu "
+             "messages_refused=%llu",
              static_cast<unsigned long long>(st.ticks), static_cast<unsigned long long>(st.connects),
              static_cast<unsigned long long>(st.disconnects), static_cast<unsigned long long>(st.timeouts),
              static_cast<unsigned long long>(st.malformed),
@@ -339,7 +341,9 @@ int ServerApp::run(SignalWaiter& signals) {
              static_cast<unsigned long long>(st.kicked_cheating),
              static_cast<unsigned long long>(st.snapshots_sent), rejected(st, auth::OpenError::forged),
              rejected(st, auth::OpenError::replayed), rejected(st, auth::OpenError::truncated),
-             rejected(st, auth::OpenError::stale));
+             rejected(st, auth::OpenError::stale), static_cast<unsigned long long>(st.messages_received),
+             static_cast<unsigned long long>(
+                 std::accumulate(st.messages_refused.begin(), st.messages_refused.end(), std::uint64_t{0})));
     return 0;
 }
 

@@ -10,10 +10,13 @@
 #include <rewind/core/sequence_buffer.hpp>
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
+#include <rewind/session/client_server/builtin_messages.hpp>
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/config.hpp>
-#include <rewind/session/client_server/game_events.hpp>
+#include <rewind/session/client_server/game_message.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/message_outbox.hpp>
+#include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/server.hpp>

@@ -39,8 +39,8 @@ std::uint64_t drive_sessions(rwd::transport::Transport& server_end, rwd::transpo
         client.set_input(in);
         server.update(now);
         client.update(now);
-        cs::Event ev;
-        while (client.poll_event(ev)) ++sum;
+        cs::Message m;
+        while (client.poll_message(m)) ++sum;
         sum += client.render_entities(now).size();
         (void)peer.add_local_input(0, in);
         if (peer.advance(now).advanced()) ++sum;

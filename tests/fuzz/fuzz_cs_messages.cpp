@@ -34,8 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check<cs::ConnectAccept>(bytes);
     check<cs::InputPacket<toy::ToyGame::Input>>(bytes);
     check<cs::SnapshotPacket<toy::ToyGame::EntityRecord>>(bytes);
-    check<cs::Event>(bytes);
+    check<cs::ServerMessage>(bytes);
     check<cs::Disconnect>(bytes);
-    check<cs::ChatRequest>(bytes);
+    check<cs::ClientMessage>(bytes);
+    check<cs::UnreliableMessage>(bytes);
     return 0;
 }

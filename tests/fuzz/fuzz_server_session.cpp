@@ -155,9 +155,21 @@ private:
             case 0:
                 return hello();
             case 1: {
-                cs::ChatRequest c{in_.ConsumeRandomLengthString(cs::kMaxChatBytes)};
+                // A client message: a chat line, or any type id with any payload (the server validates both).
+                cs::ClientMessage c;
+                if (in_.ConsumeBool()) {
+                    c.type = cs::kChatMessageId;
+                    if (!cs::encode_payload(cs::Chat{0, in_.ConsumeRandomLengthString(cs::kMaxChatBytes)},
+                                            c.payload)
+                             .ok())
+                        fail("encode chat");
+                } else {
+                    c.type = in_.ConsumeIntegral<std::uint8_t>();
+                    const auto n = in_.ConsumeIntegralInRange<std::size_t>(0, 40);
+                    c.payload = in_.ConsumeBytes<std::uint8_t>(n);
+                }
                 std::vector<std::uint8_t> out;
-                if (!cs::encode_message(c, out).ok()) fail("encode chat");
+                if (!cs::encode_message(c, out).ok()) fail("encode client message");
                 return out;
             }
             case 2: {
@@ -206,8 +218,8 @@ private:
                     f.peer = tp::kInvalidPeer;
             }
         }
-        cs::Event e;
-        while (real_->poll_event(e)) {
+        cs::Message m;
+        while (real_->poll_message(m)) {
         }
     }
 
@@ -282,8 +294,9 @@ private:
                 real_->disconnect(now_);
                 break;
             case 14:
-                server_->broadcast(cs::EventKind::score, in_.ConsumeIntegralInRange(0, 255), 0,
-                                   in_.ConsumeIntegral<std::int32_t>());
+                (void)server_->broadcast(arena::ScoreMessage{
+                    static_cast<std::uint8_t>(in_.ConsumeIntegralInRange(0, arena::kMaxPlayers - 1)),
+                    in_.ConsumeIntegral<std::int32_t>()});
                 break;
             default:
                 advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(1'000, 100'000)});

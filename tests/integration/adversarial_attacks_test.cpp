@@ -154,7 +154,7 @@ TEST(Adversarial, EndlessUnexpectedMessagesAreDisconnected) {
     Scene s(seed);
     Attacker& a = s.add_attacker();
     s.seat(a);
-    cs::Event ev;  // a server-to-client message, sent to the server
+    cs::ServerMessage ev;  // a server-to-client message, sent to the server
     s.run(Micros{5'000'000}, [&] {
         if (s.m.now.count % 10'000 == 0) (void)a.send(rwd::transport::Delivery::unreliable, ev);
     });

@@ -100,14 +100,15 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
         if (!b.client->connect(server_addr, now).ok()) return r;
     }
     auto take_events = [&](BotClient& b) {
-        cs::Event e;
-        while (b.client->poll_event(e)) {
-            b.received.add(e);
-            if (e.kind != cs::EventKind::chat || e.subject >= arena::kMaxPlayers) continue;
+        cs::Message e;
+        while (b.client->poll_message(e)) {
+            if (e.reliable) b.received.add(e.sequence, e.type, e.tick, e.payload);
+            cs::Chat chat;
+            if (!b.client->read(e, chat) || chat.speaker >= arena::kMaxPlayers) continue;
             // A speaker's lines cross two reliable hops (client -> server -> every client): exactly once, in
             // order.
-            std::int64_t& last = b.last_chat[e.subject];
-            const std::int64_t n = chat_number(e.text);
+            std::int64_t& last = b.last_chat[chat.speaker];
+            const std::int64_t n = chat_number(chat.text);
             if (n != last + 1) ++r.chat_gaps;
             last = n;
             ++r.chats_checked;

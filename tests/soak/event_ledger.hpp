@@ -1,30 +1,30 @@
-/// EventLedger: a running count and hash of reliable events per peer, kept on the server's send side and on
+/// EventLedger: a running count and hash of reliable messages per peer, kept on the server's send side and on
 /// each client's receive side, so exactly-once in-order delivery is checked without storing an hour of
-/// events.
+/// messages.
 #pragma once
 
-#include <rewind/session/client_server/messages.hpp>
+#include <rewind/core/tick.hpp>
 
 #include <cstdint>
+#include <span>
 
 namespace soak {
 
-/// Count and order-sensitive hash of a stream of events.
+/// Count and order-sensitive hash of a stream of reliable messages.
 struct EventLedger {
     std::uint64_t count = 0;                   ///< events taken in
     std::uint64_t hash = 0xcbf29ce484222325u;  ///< FNV-1a over every field, in order
     std::uint64_t out_of_sequence = 0;         ///< events whose sequence was not `count` (must stay 0)
 
-    /// Takes in the next event of the stream.
-    void add(const rwd::client_server::Event& e) {
-        if (e.sequence != static_cast<std::uint32_t>(count)) ++out_of_sequence;
-        mix(e.sequence);
-        mix(static_cast<std::uint64_t>(e.kind));
-        mix(e.tick.value);
-        mix(e.subject);
-        mix(e.other);
-        mix(static_cast<std::uint32_t>(e.value));
-        for (char c : e.text) mix(static_cast<std::uint8_t>(c));
+    /// Takes in the next reliable message of the stream: its sequence, type, tick and every payload byte.
+    void add(std::uint32_t sequence, std::uint8_t type, rwd::Tick tick,
+             std::span<const std::uint8_t> payload) {
+        if (sequence != static_cast<std::uint32_t>(count)) ++out_of_sequence;
+        mix(sequence);
+        mix(type);
+        mix(tick.value);
+        mix(payload.size());
+        for (std::uint8_t b : payload) mix(b);
         ++count;
     }
 

@@ -25,20 +25,20 @@ public:
     void disconnect(rwd::transport::PeerId peer, rwd::transport::DisconnectReason reason) override {
         inner_.disconnect(peer, reason);
     }
-    /// Forwarded; an accepted reliable Event is added to the peer's ledger.
+    /// Forwarded; an accepted reliable server message is added to the peer's ledger.
     rwd::Status send(rwd::transport::PeerId peer, rwd::transport::Delivery delivery,
                      std::span<const std::uint8_t> data) override {
         rwd::Status s = inner_.send(peer, delivery, data);
         if (s.ok() && delivery == rwd::transport::Delivery::reliable_ordered) {
             const auto type = rwd::client_server::peek_message_type(data);
-            // Read as the client reads it: against the sequence and tick of the event before on this peer.
-            rwd::client_server::Event e;
+            // Read as the client reads it: against the sequence and tick of the message before on this peer.
+            rwd::client_server::ServerMessage e;
             Context& c = context_[peer];
             e.expected_sequence = c.expected;
             e.previous_tick = c.previous_tick;
-            if (type.ok() && type.value() == rwd::client_server::MessageType::event &&
+            if (type.ok() && type.value() == rwd::client_server::MessageType::server_message &&
                 rwd::client_server::decode_message(data, e).ok()) {
-                sent_[peer].add(e);
+                sent_[peer].add(e.sequence, e.type, e.tick, e.payload);
                 c.expected = e.sequence + 1;
                 c.previous_tick = e.tick;
             }

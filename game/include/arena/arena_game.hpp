@@ -9,13 +9,14 @@
 #include <vector>
 
 #include <rewind/core/tick.hpp>
-#include <rewind/session/client_server/game_events.hpp>
+#include <rewind/session/client_server/message_outbox.hpp>
 #include <rewind/sync/view_time.hpp>
 #include <rewind/wire/range_model.hpp>
 
 #include "arena/constants.hpp"
 #include "arena/hitbox.hpp"
 #include "arena/input.hpp"
+#include "arena/messages.hpp"
 #include "arena/snapshot.hpp"
 #include "arena/state.hpp"
 #include "arena/state_serialize.hpp"
@@ -52,18 +53,15 @@ struct ArenaGame {
     static void add_player(State& s, int slot);
     /// Empties `slot`: the player and its projectiles vanish.
     static void remove_player(State& s, int slot);
+    /// The arena's message types: hit markers, the kill feed, score announcements (messages.hpp).
+    using Messages = rwd::client_server::MessageList<HitMessage, DeathMessage, ScoreMessage>;
     /// What one step() did, for the server to send reliably, in a fixed order: every damaging hit in the
-    /// order step() applied it (hit: subject = shooter, other = target, value = hit points removed), then
-    /// every death in slot order (death: subject = victim, other = killer or the victim itself if none,
-    /// value = kEventWeaponRifle or kEventWeaponLauncher for the killing blow), then every score change in
-    /// slot order (score: subject = other = the player, value = its new score). `after` must be the state
-    /// step() made from `before`. Nothing on a tick without hits, deaths or score changes.
-    static void collect_events(const State& before, const State& after,
-                               std::vector<rwd::client_server::GameEvent>& out);
-    /// GameEvent::value of a death by the rifle.
-    static constexpr std::int32_t kEventWeaponRifle = 0;
-    /// GameEvent::value of a death by a launcher projectile.
-    static constexpr std::int32_t kEventWeaponLauncher = 1;
+    /// order step() applied it (a HitMessage to the two players and whoever sees one of them), then every
+    /// death in slot order (a DeathMessage to everyone, with the killing blow's shooter and weapon), then
+    /// every score change in slot order (a ScoreMessage to everyone). `after` must be the state step() made
+    /// from `before`. Nothing on a tick without hits, deaths or score changes.
+    static void collect_messages(const State& before, const State& after,
+                                 rwd::client_server::MessageOutbox<ArenaGame>& out);
 
     /// Clamps axes, strips unknown buttons, caps the view delay; counts each change in `violations`.
     static Input sanitize(const Input& in, std::uint32_t& violations);

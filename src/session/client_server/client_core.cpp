@@ -1,5 +1,5 @@
-/// ClientCore: construction, connecting and ending, chat, the event stream, and the facade over
-/// ClientCore::Impl.
+/// ClientCore: construction, connecting and ending, sending messages, the received message stream, and the
+/// facade over ClientCore::Impl.
 #include "session/client_server/client_core_impl.hpp"
 
 #include <rewind/core/log.hpp>
@@ -21,13 +21,14 @@ sync::ClockSyncConfig clock_sync_config(const ClientConfig& c) {
 }  // namespace
 
 ClientCore::Impl::Impl(transport::Transport& transport, const ClientConfig& config, int max_players,
-                       ClientGameAccess& game)
+                       ClientGameAccess& game, MessageTable messages)
     : transport_(transport),
       config_(config),
       max_players_(max_players),
       game_(game),
       step_(FixedStepConfig{config.tick_rate_hz, config.max_tick_catchup}),
-      clock_(clock_sync_config(config)) {
+      clock_(clock_sync_config(config)),
+      messages_(std::move(messages)) {
     assert(config.validate().ok());
 }
 
@@ -83,18 +84,24 @@ bool ClientCore::Impl::start_attempt(Micros now) {
     return true;
 }
 
-void ClientCore::Impl::on_event(Event&& ev) {
-    if (ev.sequence != expected_event_) ++stats_.events_out_of_order;
-    expected_event_ = ev.sequence + 1;
-    last_event_tick_ = ev.tick;
-    ++stats_.events_received;
-    events_.push_back(std::move(ev));
-    if (events_.size() > kMaxQueuedEvents) events_.pop_front();
+bool ClientCore::Impl::take_message(Message&& m) {
+    // The server is trusted to mean well, not its bytes: a type this game does not have, one that never
+    // travels to clients, or a payload that does not decode as its type is counted and dropped.
+    const MessageRule* rule = messages_.find(m.type);
+    if (rule == nullptr || rule->spec.direction == MessageDirection::to_server ||
+        m.reliable != (rule->spec.delivery == MessageDelivery::reliable) ||
+        m.payload.size() > rule->spec.max_bytes || !rule->decodes(m.payload)) {
+        ++stats_.messages_refused;
+        return false;
+    }
+    inbox_.push_back(std::move(m));
+    if (inbox_.size() > kMaxQueuedMessages) inbox_.pop_front();
+    return true;
 }
 
 ClientCore::ClientCore(transport::Transport& transport, const ClientConfig& config, int max_players,
-                       ClientGameAccess& game)
-    : impl_(new Impl(transport, config, max_players, game)) {}
+                       ClientGameAccess& game, MessageTable messages)
+    : impl_(new Impl(transport, config, max_players, game, std::move(messages))) {}
 
 ClientCore::~ClientCore() { delete impl_; }
 
@@ -121,8 +128,10 @@ Status ClientCore::connect(const transport::Address& server, Micros now) {
     m.has_snapshot_ = false;
     m.game_.forget_snapshots();
     m.has_seq_ = false;
-    m.expected_event_ = 0;
-    m.last_event_tick_ = Tick{};
+    m.expected_message_ = 0;
+    m.last_message_tick_ = Tick{};
+    m.unreliable_sequence_ = 0;
+    m.unreliable_seen_.reset();
     return {};
 }
 
@@ -145,18 +154,31 @@ bool ClientCore::connection_interrupted(Micros now) const {
 void ClientCore::update(Micros now) { impl_->update(now); }
 
 Status ClientCore::send_chat(const std::string& text) {
-    Impl& m = *impl_;
-    if (m.phase_ != ClientPhase::playing && m.phase_ != ClientPhase::syncing) return Errc::not_connected;
     if (text.size() > kMaxChatBytes) return Error{Errc::length_too_long, "chat text too long"};
-    ChatRequest chat{text};
-    return m.send(transport::Delivery::reliable_ordered, chat) ? Status{} : Status{Errc::rejected};
+    std::vector<std::uint8_t> payload;
+    if (Status st = encode_payload(Chat{0, text}, payload); !st.ok()) return st;
+    return send_message(kChatMessageId, payload, true);
 }
 
-bool ClientCore::poll_event(Event& out) {
-    auto& events = impl_->events_;
-    if (events.empty()) return false;
-    out = std::move(events.front());
-    events.pop_front();
+Status ClientCore::send_message(MessageId type, const std::vector<std::uint8_t>& payload, bool reliable) {
+    Impl& m = *impl_;
+    if (m.phase_ != ClientPhase::playing && m.phase_ != ClientPhase::syncing) return Errc::not_connected;
+    bool sent = false;
+    if (reliable) {
+        ClientMessage msg{type, payload};
+        sent = m.send(transport::Delivery::reliable_ordered, msg);
+    } else {
+        UnreliableMessage msg{m.tick_, type, payload, m.unreliable_sequence_++};
+        sent = m.send(transport::Delivery::unreliable, msg);
+    }
+    return sent ? Status{} : Status{Errc::rejected};
+}
+
+bool ClientCore::poll_message(Message& out) {
+    auto& inbox = impl_->inbox_;
+    if (inbox.empty()) return false;
+    out = std::move(inbox.front());
+    inbox.pop_front();
     return true;
 }
 

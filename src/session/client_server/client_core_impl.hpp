@@ -3,6 +3,7 @@
 #pragma once
 
 #include <rewind/core/fixed_step.hpp>
+#include <rewind/core/sequence_buffer.hpp>
 #include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/client_server/detail/client_core.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
@@ -21,10 +22,10 @@ namespace rwd::client_server::detail {
 
 class ClientCore::Impl {
 public:
-    Impl(transport::Transport& transport, const ClientConfig& config, int max_players,
-         ClientGameAccess& game);
+    Impl(transport::Transport& transport, const ClientConfig& config, int max_players, ClientGameAccess& game,
+         MessageTable messages);
 
-    // client_core.cpp: sending, ending, the event stream.
+    // client_core.cpp: sending, ending, the message stream.
     /// Encodes `msg` and sends it to the server; false when there is no server or the send fails.
     template <class Msg>
     bool send(transport::Delivery delivery, Msg& msg);
@@ -38,8 +39,9 @@ public:
     /// Starts one connection attempt to server_address_; false (and the session ended) if the transport
     /// refuses at once.
     bool start_attempt(Micros now);
-    /// Takes a decoded event in: exactly-once order check, bounded queue.
-    void on_event(Event&& ev);
+    /// Takes a received message in (the order of reliable ones checked by the caller): validated against the
+    /// message table, then queued (bounded); false when it was refused.
+    bool take_message(Message&& m);
 
     // client_core_update.cpp: time, ticks, inputs, rates.
     void update(Micros now);
@@ -101,9 +103,14 @@ public:
     std::uint16_t newest_seq_ = 0;
     std::uint64_t seq_received_window_ = 0;
     std::uint64_t seq_expected_window_ = 0;
-    std::uint32_t expected_event_ = 0;
-    Tick last_event_tick_{};  // of the last event received (the next one's tick is coded against it)
-    std::deque<Event> events_;
+    std::uint32_t expected_message_ = 0;  // the sequence of the next reliable message
+    Tick last_message_tick_{};  // of the last reliable message received (the next one's tick is coded against
+                                // it)
+    MessageTable messages_;     // the game's message types
+    std::uint16_t unreliable_sequence_ = 0;  // unreliable messages sent on this connection (wrapping)
+    // The sequences of the unreliable messages taken on this connection: a copy the network made is dropped.
+    SequenceBuffer<std::uint8_t, kUnreliableWindow> unreliable_seen_;
+    std::deque<Message> inbox_;
     std::deque<Micros> correction_times_;
     std::vector<std::uint8_t> buffer_;
     // With a token: this connection's channel, keyed by the salt of its accept (none before the accept).
@@ -130,7 +137,7 @@ bool ClientCore::Impl::send(transport::Delivery delivery, Msg& msg) {
     return true;
 }
 
-/// Most events kept unpolled: an app that never polls must not grow the client forever.
-inline constexpr std::size_t kMaxQueuedEvents = 4096;
+/// Most messages kept unpolled: an app that never polls must not grow the client forever.
+inline constexpr std::size_t kMaxQueuedMessages = 4096;
 
 }  // namespace rwd::client_server::detail

@@ -1,5 +1,5 @@
 /// ClientCore::Impl: what arrives from the server: transport events, the accept, snapshot headers (staleness,
-/// loss, clock, the server's view of our inputs; the adapter reads the entities), events and goodbyes.
+/// loss, clock, the server's view of our inputs; the adapter reads the entities), messages and goodbyes.
 #include "session/client_server/client_core_impl.hpp"
 
 #include <rewind/core/log.hpp>
@@ -117,15 +117,33 @@ void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now
         case MessageType::snapshot:
             on_snapshot(data, now);
             return;
-        case MessageType::event: {
-            Event ev;
-            ev.expected_sequence = expected_event_;
-            ev.previous_tick = last_event_tick_;
-            if (!decode_message(data, ev).ok()) {
+        case MessageType::server_message: {
+            ServerMessage sm;
+            sm.expected_sequence = expected_message_;
+            sm.previous_tick = last_message_tick_;
+            if (!decode_message(data, sm).ok()) {
                 ++stats_.malformed;
                 return;
             }
-            on_event(std::move(ev));
+            // The channel is reliable and ordered: each message is the next one, whatever its type.
+            if (sm.sequence != expected_message_) ++stats_.events_out_of_order;
+            expected_message_ = sm.sequence + 1;
+            last_message_tick_ = sm.tick;
+            ++stats_.events_received;
+            take_message(Message{sm.type, true, -1, sm.tick, sm.sequence, std::move(sm.payload)});
+            return;
+        }
+        case MessageType::unreliable_message: {
+            UnreliableMessage um;
+            if (!decode_message(data, um).ok()) {
+                ++stats_.malformed;
+                return;
+            }
+            // At most once: the transport may deliver a datagram twice (and a stale one is of no use).
+            if (unreliable_seen_.exists(um.sequence) || unreliable_seen_.is_too_old(um.sequence)) return;
+            unreliable_seen_.insert(um.sequence);
+            if (take_message(Message{um.type, false, -1, um.tick, 0, std::move(um.payload)}))
+                ++stats_.unreliable_messages_received;
             return;
         }
         case MessageType::disconnect: {

@@ -1,4 +1,5 @@
 /// serialize() of the game-independent client-server messages, compiled once for the three wire streams.
+#include <rewind/session/client_server/builtin_messages.hpp>
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/wire/serialize.hpp>
 
@@ -109,16 +110,21 @@ bool serialize(Stream& s, SnapshotHeader& m) {
     return true;
 }
 
+// A message's type and payload: the id in 8 bits, the payload's length in bits_required(kMaxMessageBytes)
+// bits, then its bytes.
 template <class Stream>
-bool serialize(Stream& s, Event& m) {
-    // Sequence and tick against what the receiver already holds (usually 5 bits each), the value near 0.
+bool serialize_typed_payload(Stream& s, MessageId& type, std::vector<std::uint8_t>& payload) {
+    return wire::serialize_int(s, type, MessageId{0}, MessageId{255}) &&
+           wire::serialize_bytes(s, payload, kMaxMessageBytes);
+}
+
+template <class Stream>
+bool serialize(Stream& s, ServerMessage& m) {
+    // Sequence and tick against what the receiver already holds (usually 5 bits each).
     auto seq = static_cast<std::int32_t>(m.sequence - m.expected_sequence);
     auto dt = static_cast<std::int32_t>(m.tick.value - m.previous_tick.value);
-    if (!wire::serialize_relative(s, 0, seq) || !wire::serialize_enum(s, m.kind, EventKind::leave) ||
-        !wire::serialize_relative(s, 0, dt) ||
-        !wire::serialize_int(s, m.subject, std::uint8_t{0}, std::uint8_t{255}) ||
-        !wire::serialize_int(s, m.other, std::uint8_t{0}, std::uint8_t{255}) ||
-        !wire::serialize_relative(s, 0, m.value) || !wire::serialize_string(s, m.text, kMaxChatBytes))
+    if (!wire::serialize_relative(s, 0, seq) || !wire::serialize_relative(s, 0, dt) ||
+        !serialize_typed_payload(s, m.type, m.payload))
         return false;
     if constexpr (Stream::is_reading) {
         m.sequence = m.expected_sequence + static_cast<std::uint32_t>(seq);
@@ -128,28 +134,57 @@ bool serialize(Stream& s, Event& m) {
 }
 
 template <class Stream>
+bool serialize(Stream& s, ClientMessage& m) {
+    return serialize_typed_payload(s, m.type, m.payload);
+}
+
+template <class Stream>
+bool serialize(Stream& s, UnreliableMessage& m) {
+    return serialize_tick(s, m.tick) &&
+           wire::serialize_int(s, m.sequence, std::uint16_t{0}, std::uint16_t{0xFFFF}) &&
+           serialize_typed_payload(s, m.type, m.payload);
+}
+
+template <class Stream>
+bool serialize(Stream& s, Spawn& m) {
+    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) &&
+           wire::serialize_varint(s, m.entity);
+}
+
+template <class Stream>
+bool serialize(Stream& s, Leave& m) {
+    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) &&
+           wire::serialize_varint(s, m.entity);
+}
+
+template <class Stream>
+bool serialize(Stream& s, Chat& m) {
+    return wire::serialize_int(s, m.speaker, std::uint8_t{0}, std::uint8_t{255}) &&
+           wire::serialize_string(s, m.text, kMaxChatBytes);
+}
+
+template <class Stream>
 bool serialize(Stream& s, Disconnect& m) {
     if (!wire::serialize_enum(s, m.code, DisconnectCode::unauthorized)) return false;
     if (m.code != DisconnectCode::unauthorized) return true;
     return wire::serialize_enum(s, m.token_error, auth::TokenError::wrong_sealing_key);
 }
 
-template <class Stream>
-bool serialize(Stream& s, ChatRequest& m) {
-    return wire::serialize_string(s, m.text, kMaxChatBytes);
-}
-
 // The three streams every message goes through.
-#define REWIND_CS_INSTANTIATE(Stream)                           \
-    template bool serialize_tick<Stream>(Stream&, Tick&);       \
-    template bool serialize<Stream>(Stream&, ConnectRequest&);  \
-    template bool serialize<Stream>(Stream&, ConnectAccept&);   \
-    template bool serialize<Stream>(Stream&, InputPacketHead&); \
-    template bool serialize<Stream>(Stream&, InputPacketTail&); \
-    template bool serialize<Stream>(Stream&, SnapshotHeader&);  \
-    template bool serialize<Stream>(Stream&, Event&);           \
-    template bool serialize<Stream>(Stream&, Disconnect&);      \
-    template bool serialize<Stream>(Stream&, ChatRequest&);
+#define REWIND_CS_INSTANTIATE(Stream)                             \
+    template bool serialize_tick<Stream>(Stream&, Tick&);         \
+    template bool serialize<Stream>(Stream&, ConnectRequest&);    \
+    template bool serialize<Stream>(Stream&, ConnectAccept&);     \
+    template bool serialize<Stream>(Stream&, InputPacketHead&);   \
+    template bool serialize<Stream>(Stream&, InputPacketTail&);   \
+    template bool serialize<Stream>(Stream&, SnapshotHeader&);    \
+    template bool serialize<Stream>(Stream&, ServerMessage&);     \
+    template bool serialize<Stream>(Stream&, ClientMessage&);     \
+    template bool serialize<Stream>(Stream&, UnreliableMessage&); \
+    template bool serialize<Stream>(Stream&, Disconnect&);        \
+    template bool serialize<Stream>(Stream&, Spawn&);             \
+    template bool serialize<Stream>(Stream&, Leave&);             \
+    template bool serialize<Stream>(Stream&, Chat&);
 REWIND_CS_INSTANTIATE(wire::WriteStream)
 REWIND_CS_INSTANTIATE(wire::ReadStream)
 REWIND_CS_INSTANTIATE(wire::MeasureStream)

@@ -1,4 +1,5 @@
-/// Names of the client-server message types, disconnect codes and event kinds, and the message type peek.
+/// Names of the client-server message types, disconnect codes and message refusals, and the message type
+/// peek.
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/messages.hpp>
 
@@ -6,6 +7,8 @@ namespace rwd::client_server {
 
 std::string_view message_type_name(MessageType t) {
     switch (t) {
+        case MessageType::unreliable_message:
+            return "unreliable_message";
         case MessageType::connect_request:
             return "connect_request";
         case MessageType::connect_accept:
@@ -14,12 +17,12 @@ std::string_view message_type_name(MessageType t) {
             return "input";
         case MessageType::snapshot:
             return "snapshot";
-        case MessageType::event:
-            return "event";
+        case MessageType::server_message:
+            return "server_message";
         case MessageType::disconnect:
             return "disconnect";
-        case MessageType::chat:
-            return "chat";
+        case MessageType::client_message:
+            return "client_message";
     }
     return "unknown";
 }
@@ -50,20 +53,20 @@ std::string_view disconnect_code_name(DisconnectCode c) {
     return "unknown";
 }
 
-std::string_view event_kind_name(EventKind k) {
-    switch (k) {
-        case EventKind::spawn:
-            return "spawn";
-        case EventKind::death:
-            return "death";
-        case EventKind::hit:
-            return "hit";
-        case EventKind::score:
-            return "score";
-        case EventKind::chat:
-            return "chat";
-        case EventKind::leave:
-            return "leave";
+const char* message_refusal_name(MessageRefusal r) {
+    switch (r) {
+        case MessageRefusal::unknown_type:
+            return "unknown_type";
+        case MessageRefusal::wrong_channel:
+            return "wrong_channel";
+        case MessageRefusal::oversized:
+            return "oversized";
+        case MessageRefusal::rate_limited:
+            return "rate_limited";
+        case MessageRefusal::malformed:
+            return "malformed";
+        case MessageRefusal::queue_full:
+            return "queue_full";
     }
     return "unknown";
 }
@@ -72,8 +75,7 @@ Result<MessageType> peek_message_type(std::span<const std::uint8_t> data) {
     wire::ReadStream s(data);
     std::uint32_t raw = 0;
     if (!s.serialize_bits(raw, kMessageTypeBits)) return Error{Errc::end_of_data, "empty message"};
-    if (raw < static_cast<std::uint32_t>(MessageType::connect_request) ||
-        raw > static_cast<std::uint32_t>(MessageType::chat))
+    if (raw > static_cast<std::uint32_t>(MessageType::client_message))
         return Error{Errc::unknown_message, "unknown message type"};
     return static_cast<MessageType>(raw);
 }

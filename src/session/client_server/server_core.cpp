@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 namespace rwd::client_server {
 namespace {
@@ -15,13 +16,15 @@ sync::LagCompensationConfig lag_config(const ServerConfig& c) {
 
 }  // namespace
 
-ServerCore::Impl::Impl(transport::Transport& t, const ServerConfig& c, int seat_count, ServerGameSide& g)
+ServerCore::Impl::Impl(transport::Transport& t, const ServerConfig& c, int seat_count, ServerGameSide& g,
+                       MessageTable m)
     : transport(t),
       config(c),
       max_clients(seat_count),
       game(g),
       step(FixedStepConfig{c.tick_rate_hz, c.max_tick_catchup}),
-      lag(lag_config(c)) {
+      lag(lag_config(c)),
+      messages(std::move(m)) {
     seats.resize(static_cast<std::size_t>(max_clients));
     if (config.require_token) token_gate.emplace(*config.require_token);
 }
@@ -59,9 +62,7 @@ void ServerCore::Impl::unseat(int slot) {
     s.peer = transport::kInvalidPeer;
     s.stats.connected = false;
     s.channel.reset();  // its keys go with the connection (wiped)
-    if (was_seated)
-        broadcast(tick, EventKind::leave, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)),
-                  {});
+    if (was_seated) send_builtin(Leave{static_cast<std::uint8_t>(slot), game.player_entity(slot)});
 }
 
 void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
@@ -110,8 +111,8 @@ void ServerCore::Impl::check_timeouts(Micros now) {
 }
 
 ServerCore::ServerCore(transport::Transport& transport, const ServerConfig& config, int max_clients,
-                       ServerGameSide& game)
-    : impl_(std::make_unique<Impl>(transport, config, max_clients, game)) {
+                       ServerGameSide& game, MessageTable messages)
+    : impl_(std::make_unique<Impl>(transport, config, max_clients, game, std::move(messages))) {
     assert(config.validate().ok());
 }
 
@@ -196,11 +197,6 @@ void ServerCore::count_replay(int ticks, bool committed) {
     st.replayed_ticks += static_cast<std::uint64_t>(std::max(ticks, 0));
 }
 
-void ServerCore::broadcast_replayed(Tick at, EventKind kind, int subject, int other, std::int32_t value,
-                                    bool (*to)(void*, int), void* user) {
-    impl_->broadcast(at, kind, subject, other, value, {}, to, user);
-}
-
 void ServerCore::add_violations(int slot, std::uint32_t violations) {
     if (violations == 0) return;
     ServerClientStats& st = impl_->seat(slot).stats;
@@ -268,16 +264,6 @@ Micros ServerCore::stats_clock_now() const {
 }
 
 void ServerCore::kick(int slot, DisconnectCode code, Micros now) { impl_->kick(slot, code, now); }
-
-void ServerCore::broadcast(EventKind kind, int subject, int other, std::int32_t value,
-                           const std::string& text) {
-    impl_->broadcast(impl_->tick, kind, subject, other, value, text);
-}
-
-void ServerCore::broadcast_if(EventKind kind, int subject, int other, std::int32_t value,
-                              bool (*to)(void*, int), void* user) {
-    impl_->broadcast(impl_->tick, kind, subject, other, value, {}, to, user);
-}
 
 Tick ServerCore::tick() const { return impl_->tick; }
 

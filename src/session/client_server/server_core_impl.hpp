@@ -3,6 +3,7 @@
 #pragma once
 
 #include <rewind/core/fixed_step.hpp>
+#include <rewind/core/sequence_buffer.hpp>
 #include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/auth/token_gate.hpp>
 #include <rewind/session/client_server/detail/server_core.hpp>
@@ -11,6 +12,8 @@
 #include <rewind/sync/input_jitter_buffer.hpp>
 #include <rewind/sync/rewind_limit.hpp>
 
+#include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -20,6 +23,11 @@ namespace rwd::client_server {
 
 struct ServerCore::Impl {
     enum class Phase : std::uint8_t { empty, seated, closing };
+    /// A token bucket: one client's allowance of one message type.
+    struct MessageBucket {
+        double tokens = 0.0;
+        Micros at{};  // when tokens was last refilled
+    };
     /// One seat: the connection of the client in it and everything the server tracks about it.
     struct Seat {
         Phase phase = Phase::empty;
@@ -42,8 +50,12 @@ struct ServerCore::Impl {
         Tick last_snapshot_tick{};            // the server tick of the newest snapshot sent to it
         bool has_snapshot_ack = false;        // it acknowledged a snapshot (snapshot_ack is valid)
         Tick snapshot_ack{};  // the newest snapshot tick it acknowledged, never past the newest sent
-        std::uint32_t event_sequence = 0;
-        Tick last_event_tick{};      // of the last event sent (events code their tick against it)
+        std::uint32_t message_sequence = 0;  // reliable messages sent to it so far
+        Tick last_message_tick{};  // of the last reliable message sent (the next codes its tick against it)
+        std::vector<MessageBucket> message_buckets;  // its rate limit per message type (index: id)
+        std::uint16_t unreliable_sequence = 0;       // unreliable messages sent to it so far (wrapping)
+        // The sequences of the unreliable messages taken from it: a copy the network made is dropped.
+        SequenceBuffer<std::uint8_t, kUnreliableWindow> unreliable_seen;
         bool has_client_id = false;  // from its connect token, when tokens are required
         std::uint64_t client_id = 0;
         std::unique_ptr<auth::SecureChannel> channel;  // seals and opens its packets (with a token)
@@ -62,7 +74,7 @@ struct ServerCore::Impl {
         Micros close_at{};
     };
 
-    Impl(transport::Transport& t, const ServerConfig& c, int seats, ServerGameSide& g);
+    Impl(transport::Transport& t, const ServerConfig& c, int seats, ServerGameSide& g, MessageTable m);
 
     [[nodiscard]] bool valid(int slot) const { return slot >= 0 && slot < max_clients; }
     [[nodiscard]] Seat& seat(int slot) { return seats[static_cast<std::size_t>(slot)]; }
@@ -85,7 +97,8 @@ struct ServerCore::Impl {
                                                auth::TokenFields& out) const;
     void seat_client(transport::PeerId peer, int slot, Micros now, const auth::SessionKeys* keys);
     // messages from seated clients and the abuse accounting (server_receive.cpp)
-    void on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now);
+    void on_seat_message(int slot, transport::Delivery delivery, std::span<const std::uint8_t> data,
+                         Micros now);
     void on_input(int slot, std::span<const std::uint8_t> data, Micros now);
     void count_malformed(int slot, Micros now);
     void count_unexpected(int slot, Micros now);
@@ -102,9 +115,28 @@ struct ServerCore::Impl {
                          std::span<const std::uint8_t> data);
     void send_snapshots(Micros now);
     void send_snapshot(int slot, Micros now, std::size_t max_size, std::size_t datagram_overhead);
-    void send_event(int slot, Event ev);
-    void broadcast(Tick at, EventKind kind, int subject, int other, std::int32_t value,
-                   const std::string& text, bool (*to)(void*, int) = nullptr, void* user = nullptr);
+    // messages (server_messages.cpp)
+    void send_reliable(int slot, Tick at, MessageId type, const std::vector<std::uint8_t>& payload);
+    void send_unreliable(int slot, Tick at, MessageId type, const std::vector<std::uint8_t>& payload);
+    void send_out(const OutMessage& m, Tick at, bool (*sees)(void*, int) = nullptr, void* user = nullptr);
+    /// Sends one of the library's own messages, stamped with the current tick, to `slot` (-1: everyone).
+    template <class M>
+    void send_builtin(const M& m, int slot = -1) {
+        OutMessage out{message_id<void, M>(),
+                       slot < 0 ? MessageScope::everyone : MessageScope::one,
+                       static_cast<std::uint8_t>(std::max(slot, 0)),
+                       0,
+                       true,
+                       {}};
+        if (!encode_payload(m, out.payload).ok()) return;  // the library's own messages always fit
+        send_out(out, tick);
+    }
+    /// A framed client message (`reliable`: it came on the reliable channel) from `slot`.
+    void on_client_message(int slot, bool reliable, std::span<const std::uint8_t> data, Micros now);
+    /// Counts a refused client message; refusals a client controls count toward its kick.
+    void refuse_message(int slot, MessageRefusal why, Micros now);
+    /// Whether `slot` may send one more message of `type` now (spends a token of its bucket).
+    bool take_message_token(int slot, MessageId type, const MessageSpec& spec, Micros now);
     /// Encodes `msg` and transmits it to `peer`, whose seat is `s` (null for a connection not seated).
     template <class Msg>
     bool send(Seat* s, transport::PeerId peer, transport::Delivery delivery, Msg& msg,
@@ -136,7 +168,12 @@ struct ServerCore::Impl {
     std::vector<std::uint8_t> opened;         // scratch: a sealed packet opened
     std::uint64_t keyed_connections = 0;      // connections seated with a token (numbers their salts)
     std::vector<EncodedInput> packet_inputs;  // scratch: the inputs of one input packet
+    MessageTable messages;                    // the game's message types
+    std::deque<Message> inbox;                // client messages the app has not polled yet (bounded)
     ServerStats stats{};
 };
+
+/// Most client messages kept unpolled: a server app that never polls must not grow forever.
+inline constexpr std::size_t kMaxQueuedClientMessages = 4096;
 
 }  // namespace rwd::client_server

@@ -29,7 +29,7 @@ void ServerCore::Impl::on_message(transport::PeerId peer, transport::Delivery de
     if (slot >= 0) {
         Seat& s = seat(slot);
         if (s.phase != Phase::seated) return;  // a closing seat is past listening to
-        if (!s.channel) return on_seat_message(slot, data, now);
+        if (!s.channel) return on_seat_message(slot, delivery, data, now);
         // Sealed: nothing is decoded, and nothing counts as hearing from the client, until it opens. A
         // refusal is counted but never held against the client: anyone on the path can send one.
         const auto lane = auth::lane_of(delivery);
@@ -40,7 +40,7 @@ void ServerCore::Impl::on_message(transport::PeerId peer, transport::Delivery de
             return;
         }
         s.stats.bytes_received += auth::kSealedOverheadBytes;  // the packet's size, as the client counts it
-        return on_seat_message(slot, opened, now);
+        return on_seat_message(slot, delivery, opened, now);
     }
     for (Pending& p : pending)
         if (p.peer == peer && !p.closing) return on_hello(p, data, now);
@@ -136,6 +136,10 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
     s.tuner.on_link(transport.stats(peer).jitter, tick_length());  // what the handshake measured, if anything
     s.stats.connected = true;
     s.stats.peer = peer;
+    s.message_buckets.resize(messages.size());
+    for (std::size_t id = 0; id < messages.size(); ++id)
+        if (const MessageRule* rule = messages.find(static_cast<MessageId>(id)))
+            s.message_buckets[id] = MessageBucket{double(rule->spec.burst_messages), now};  // a full burst
     game.on_seated(slot);  // its player enters the world; no baseline yet: the first snapshot is in full
     ++stats.connects;
     ConnectAccept acc{static_cast<std::uint8_t>(slot), tick, static_cast<std::uint16_t>(config.tick_rate_hz),
@@ -163,14 +167,8 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
     // The newcomer learns who is already here, then everyone learns of the newcomer.
     for (int i = 0; i < max_clients; ++i)
         if (i != slot && seat(i).phase == Phase::seated)
-            send_event(slot, Event{0,
-                                   EventKind::spawn,
-                                   tick,
-                                   static_cast<std::uint8_t>(i),
-                                   static_cast<std::uint8_t>(i),
-                                   static_cast<std::int32_t>(game.player_entity(i)),
-                                   {}});
-    broadcast(tick, EventKind::spawn, slot, slot, static_cast<std::int32_t>(game.player_entity(slot)), {});
+            send_builtin(Spawn{static_cast<std::uint8_t>(i), game.player_entity(i)}, slot);
+    send_builtin(Spawn{static_cast<std::uint8_t>(slot), game.player_entity(slot)});
     logf(config.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
 }
 

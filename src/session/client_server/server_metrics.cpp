@@ -114,7 +114,15 @@ void ServerCore::write_metrics(MetricsText& out) const {
     out.counter("rewind_messages_unexpected_total",
                 "Well-formed messages of a type the server does not take.", u(st.unexpected));
     out.counter("rewind_send_failures_total", "Sends the transport refused.", u(st.send_failures));
-    out.counter("rewind_events_total", "Game events broadcast.", u(st.events));
+    out.counter("rewind_events_total",
+                "Messages the server sent (each counted once, however many receive it).", u(st.events));
+    out.counter("rewind_client_messages_total", "Messages from clients accepted (chat included).",
+                u(st.messages_received));
+    out.family("rewind_client_messages_refused_total", MetricType::counter,
+               "Messages from clients refused, by reason.");
+    for (std::size_t r = 0; r < kMessageRefusalCount; ++r)
+        out.sample(u(st.messages_refused[r]),
+                   {{"reason", message_refusal_name(static_cast<MessageRefusal>(r))}});
 
     out.family("rewind_kicks_total", MetricType::counter,
                "Connections the server closed, by reason (timed_out includes hellos that never came).");

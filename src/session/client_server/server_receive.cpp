@@ -1,4 +1,5 @@
-/// ServerCore: messages from seated clients (inputs, chat, goodbye) and the garbage and abuse accounting.
+/// ServerCore: messages from seated clients (inputs, game messages, goodbye) and the garbage and abuse
+/// accounting.
 #include "server_core_impl.hpp"
 
 #include <rewind/wire/message.hpp>
@@ -47,7 +48,8 @@ void ServerCore::Impl::count_abusive_packet(int slot, Micros now) {
         kick(slot, DisconnectCode::cheating, now);
 }
 
-void ServerCore::Impl::on_seat_message(int slot, std::span<const std::uint8_t> data, Micros now) {
+void ServerCore::Impl::on_seat_message(int slot, transport::Delivery delivery,
+                                       std::span<const std::uint8_t> data, Micros now) {
     Seat& s = seat(slot);
     s.stats.bytes_received += data.size();
     const auto type = peek_message_type(data);
@@ -57,13 +59,9 @@ void ServerCore::Impl::on_seat_message(int slot, std::span<const std::uint8_t> d
             on_input(slot, data, now);
             return;
         }
-        case MessageType::chat: {
-            ChatRequest chat;
-            if (!decode_message(data, chat).ok()) return count_malformed(slot, now);
-            s.last_heard = now;
-            broadcast(tick, EventKind::chat, slot, slot, 0, chat.text);
-            return;
-        }
+        case MessageType::client_message:
+        case MessageType::unreliable_message:
+            return on_client_message(slot, delivery != transport::Delivery::unreliable, data, now);
         case MessageType::disconnect: {
             Disconnect d;
             if (!decode_message(data, d).ok()) return count_malformed(slot, now);

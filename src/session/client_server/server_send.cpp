@@ -1,4 +1,5 @@
-/// ServerCore: what goes out: snapshots (header here, entity section from the game side) and reliable events.
+/// ServerCore: what goes out: snapshots (header here, entity section from the game side); messages are in
+/// server_messages.cpp.
 #include "server_core_impl.hpp"
 
 #include <rewind/wire/message.hpp>
@@ -116,24 +117,6 @@ void ServerCore::Impl::send_snapshot(int slot, Micros now, std::size_t max_size,
     st.snapshot_kbps =
         snapshot_kbps(st.snapshot_wire_bytes_total, st.snapshots_sent, config.snapshot_rate_hz);
     ++stats.snapshots_sent;
-}
-
-void ServerCore::Impl::send_event(int slot, Event ev) {
-    Seat& s = seat(slot);
-    ev.expected_sequence = s.event_sequence;
-    ev.sequence = s.event_sequence++;
-    ev.previous_tick = s.last_event_tick;
-    s.last_event_tick = ev.tick;
-    if (send(&s, s.peer, transport::Delivery::reliable_ordered, ev, &s.stats.bytes_sent))
-        ++s.stats.events_sent;
-}
-
-void ServerCore::Impl::broadcast(Tick at, EventKind kind, int subject, int other, std::int32_t value,
-                                 const std::string& text, bool (*to)(void*, int), void* user) {
-    ++stats.events;
-    Event ev{0, kind, at, static_cast<std::uint8_t>(subject), static_cast<std::uint8_t>(other), value, text};
-    for (int i = 0; i < max_clients; ++i)
-        if (seat(i).phase == Phase::seated && (to == nullptr || to(user, i))) send_event(i, ev);
 }
 
 }  // namespace rwd::client_server

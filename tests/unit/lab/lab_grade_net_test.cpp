@@ -187,7 +187,9 @@ TEST(LabGradeNet, AFailedRowPrintsItsReasons) {
 }
 
 TEST(LabEvents, DeathsComparedPositionByPosition) {
-    const lab::DeathRecord a{10, 1, 2, 0}, b{20, 3, 1, 0}, c{30, 2, 2, 1};
+    using arena::Weapon;
+    const lab::DeathRecord a{10, 1, 2, Weapon::rifle}, b{20, 3, 1, Weapon::rifle},
+        c{30, 2, 2, Weapon::launcher};
     const std::vector<lab::DeathRecord> expected{a, b, c};
     lab::ChannelFigures same;
     lab::compare_deaths(expected, expected, same);
@@ -206,20 +208,28 @@ TEST(LabEvents, DeathsComparedPositionByPosition) {
     lab::compare_deaths(expected, std::vector<lab::DeathRecord>{b, a, c}, swapped);
     EXPECT_EQ(swapped.deaths_wrong, 2u);
     lab::ChannelFigures other_killer;
-    lab::compare_deaths(expected, std::vector<lab::DeathRecord>{a, {20, 3, 2, 0}, c}, other_killer);
+    lab::compare_deaths(expected, std::vector<lab::DeathRecord>{a, {20, 3, 2, Weapon::rifle}, c},
+                        other_killer);
     EXPECT_EQ(other_killer.deaths_wrong, 1u);
 }
 
 TEST(LabEvents, OnlyEventsSentBeforeTheCutAreGradedAndMustArriveInSequence) {
     lab::EventCheck check(3);
+    namespace cs = rwd::client_server;
     auto event = [](std::uint32_t seq) {
-        rwd::client_server::Event e;
-        e.sequence = seq;
-        e.kind = rwd::client_server::EventKind::chat;
-        return e;
+        cs::Message m;
+        m.sequence = seq;
+        m.reliable = true;
+        m.type = cs::kChatMessageId;
+        EXPECT_TRUE(cs::encode_payload(cs::Chat{0, "hi"}, m.payload).ok());
+        return m;
     };
-    for (std::uint32_t s : {0u, 1u, 2u, 3u}) check.on_client_event(0, event(s));  // 4th after the cut
-    for (std::uint32_t s : {0u, 2u}) check.on_client_event(1, event(s));          // 1 never came
+    cs::Message unreliable = event(0);  // not on the reliable channel: not graded (it would break the order)
+    unreliable.reliable = false;
+    check.on_client_message(0, event(0));
+    check.on_client_message(0, unreliable);
+    for (std::uint32_t s : {1u, 2u, 3u}) check.on_client_message(0, event(s));  // 4th after the cut
+    for (std::uint32_t s : {0u, 2u}) check.on_client_message(1, event(s));      // 1 never came
     check.cut(rwd::Tick{100});
     check.cut_seat(0, 3);
     check.cut_seat(1, 3);

@@ -10,6 +10,7 @@
 #include <rewind/session/client_server/config.hpp>
 #include <rewind/session/client_server/detail/client_core.hpp>
 #include <rewind/session/client_server/detail/snapshot_receiver.hpp>
+#include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
@@ -33,7 +34,7 @@ namespace rwd::client_server {
 /// update(now) every frame, then reads render_entities() and stats(). The client runs its own ticks ahead of
 /// the server (by RTT/2 plus a margin, kept there by clock sync), predicts its player with G::step at once,
 /// and reconciles against every newer snapshot by rebuilding the world from it (G::restore) and replaying the
-/// inputs the server has not processed yet. Connection, clock, acks, events and stats live in the compiled
+/// inputs the server has not processed yet. Connection, clock, acks, messages and stats live in the compiled
 /// detail::ClientCore; this adapter owns the State, the prediction and what is drawn, and turns Input into
 /// bits at one place (predict_tick).
 template <class G>
@@ -78,10 +79,28 @@ public:
     }
     /// The local player's input for the coming ticks (it stays until changed).
     void set_input(const Input& input) { input_ = input; }
-    /// Sends a chat line (at most kMaxChatBytes).
+    /// Sends a chat line (at most kMaxChatBytes); the server relays it to everyone as a Chat message.
     [[nodiscard]] Status send_chat(const std::string& text) { return core_.send_chat(text); }
-    /// Takes the next reliable event received (in order, exactly once); false when there is none.
-    [[nodiscard]] bool poll_event(Event& out) { return core_.poll_event(out); }
+    /// Sends `m` to the server on its type's channel. Fails with length_too_long when it is over its
+    /// max_bytes, not_connected before the accept. The server refuses (and counts) more than its type's rate.
+    template <GameMessage M>
+    [[nodiscard]] Status send(const M& m) {
+        static_assert(to_server_v<M>,
+                      "this message type may not travel to the server (its MessageSpec::direction)");
+        std::vector<std::uint8_t> payload;
+        if (Status st = encode_payload(m, payload); !st.ok()) return st;
+        return core_.send_message(message_id<G, M>(), payload,
+                                  M::kMessage.delivery == MessageDelivery::reliable);
+    }
+    /// Takes the next message received: reliable ones in order, exactly once (the library's Spawn, Leave and
+    /// Chat among them); unreliable ones as they came. A message of a type this game does not have, or that
+    /// does not decode, is dropped and counted (stats().messages_refused). False when there is none.
+    [[nodiscard]] bool poll_message(Message& out) { return core_.poll_message(out); }
+    /// Decodes `msg` as M when it is of that type; false otherwise.
+    template <GameMessage M>
+    [[nodiscard]] bool read(const Message& msg, M& out) const {
+        return read_message_as<G>(msg, out);
+    }
 
     /// Entities to draw at `now`: the predicted local player and every other entity interpolated at
     /// render_time().

@@ -31,11 +31,13 @@ constexpr MessageType message_type_of(const SnapshotPacket<Rec>&) {
     return MessageType::snapshot;
 }
 /// The MessageType each message struct travels as.
-constexpr MessageType message_type_of(const Event&) { return MessageType::event; }
+constexpr MessageType message_type_of(const ServerMessage&) { return MessageType::server_message; }
+/// The MessageType each message struct travels as.
+constexpr MessageType message_type_of(const ClientMessage&) { return MessageType::client_message; }
+/// The MessageType each message struct travels as.
+constexpr MessageType message_type_of(const UnreliableMessage&) { return MessageType::unreliable_message; }
 /// The MessageType each message struct travels as.
 constexpr MessageType message_type_of(const Disconnect&) { return MessageType::disconnect; }
-/// The MessageType each message struct travels as.
-constexpr MessageType message_type_of(const ChatRequest&) { return MessageType::chat; }
 /// The MessageType each message struct travels as (the fixed front of an input packet).
 constexpr MessageType message_type_of(const InputPacketHead&) { return MessageType::input; }
 /// The MessageType each message struct travels as (the fixed front of a snapshot).
@@ -51,7 +53,7 @@ struct Framed {
 template <class Stream, class Msg>
 bool serialize(Stream& s, Framed<Msg>& f) {
     MessageType type = message_type_of(*f.msg);
-    if (!wire::serialize_enum(s, type, MessageType::chat)) return false;
+    if (!wire::serialize_enum(s, type, MessageType::client_message)) return false;
     if (type != message_type_of(*f.msg)) return s.fail(Errc::unknown_message), false;
     return serialize(s, *f.msg);
 }

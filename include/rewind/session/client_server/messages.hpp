@@ -1,11 +1,14 @@
-/// The client-server protocol messages that do not depend on the game (connect, event, disconnect, chat, and
-/// the fixed parts of input and snapshot packets), with serialize() compiled once in the library.
+/// The client-server protocol messages that do not depend on the game (connect, disconnect, the framing of
+/// game and library messages, and the fixed parts of input and snapshot packets), with serialize() compiled
+/// once in the library.
 #pragma once
 
 #include <rewind/core/tick.hpp>
 #include <rewind/session/auth/connect_token.hpp>
+#include <rewind/session/client_server/game_message.hpp>
 #include <rewind/wire/stream.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,11 +19,9 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 9;
+inline constexpr std::uint32_t kProtocolVersion = 10;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
-/// Longest chat text in bytes.
-inline constexpr std::uint32_t kMaxChatBytes = 120;
 /// Most entities one snapshot may carry (the decoder refuses more: the count is attacker-controlled).
 inline constexpr std::uint32_t kMaxSnapshotEntities = 1023;
 /// Largest arrival offset magnitude on the wire, in microseconds (larger values are clamped by the sender).
@@ -28,13 +29,14 @@ inline constexpr std::int32_t kMaxArrivalOffsetUs = 1'000'000;
 
 /// The first 3 bits of every message.
 enum class MessageType : std::uint8_t {
-    connect_request = 1,  ///< client -> server, reliable: hello
-    connect_accept = 2,   ///< server -> client, reliable: your slot and the server's clock
-    input = 3,            ///< client -> server, unreliable: inputs, snapshot ack, ping
-    snapshot = 4,         ///< server -> client, unreliable: world state, input ack, pong
-    event = 5,            ///< server -> client, reliable: spawn, death, hit, score, chat
-    disconnect = 6,       ///< either way, reliable: goodbye with a reason
-    chat = 7,             ///< client -> server, reliable: a chat line to broadcast
+    unreliable_message = 0,  ///< either way, unreliable: a game message (UnreliableMessage)
+    connect_request = 1,     ///< client -> server, reliable: hello
+    connect_accept = 2,      ///< server -> client, reliable: your slot and the server's clock
+    input = 3,               ///< client -> server, unreliable: inputs, snapshot ack, ping
+    snapshot = 4,            ///< server -> client, unreliable: world state, input ack, pong
+    server_message = 5,      ///< server -> client, reliable: a game or library message (ServerMessage)
+    disconnect = 6,          ///< either way, reliable: goodbye with a reason
+    client_message = 7,      ///< client -> server, reliable: a game or library message (ClientMessage)
 };
 /// Bits of the message type field.
 inline constexpr int kMessageTypeBits = 3;
@@ -131,41 +133,48 @@ inline constexpr int kPongHoldBits = 18;
 /// Longest hold a snapshot echoes (262 ms); a ping held longer is not echoed.
 inline constexpr std::uint32_t kMaxPongHoldUs = (1u << kPongHoldBits) - 1u;
 
-/// Kinds of reliable events.
-enum class EventKind : std::uint8_t { spawn = 0, death = 1, hit = 2, score = 3, chat = 4, leave = 5 };
-/// Bits of EventKind.
-inline constexpr int kEventKindBits = 3;
-/// The readable name of an event kind.
-std::string_view event_kind_name(EventKind k);
-
-/// A discrete event. `sequence` counts events sent to this client (from 0) so it can check exactly-once
-/// order.
-struct Event {
+/// A message on the server's reliable ordered channel to one client. `sequence` counts the messages sent to
+/// this client (from 0) so it can check exactly-once order.
+struct ServerMessage {
     std::uint32_t sequence = 0;
-    EventKind kind = EventKind::spawn;
-    Tick tick{};               ///< server tick it happened on
-    std::uint8_t subject = 0;  ///< the slot it is about (spawned, died, shooter, scorer, speaker)
-    std::uint8_t other = 0;    ///< the other slot (killer, target), or subject
-    std::int32_t value = 0;    ///< score, damage, entity id
-    std::string text;          ///< chat text (empty otherwise), at most kMaxChatBytes
+    Tick tick{};                        ///< server tick it was sent on
+    MessageId type = 0;                 ///< the message type's id
+    std::vector<std::uint8_t> payload;  ///< the encoded message, at most kMaxMessageBytes
     /// Not on the wire: what the receiver already knows from this connection's reliable ordered channel, the
-    /// sequence it expects next and the tick of the event before (0 and 0 for the first). sequence and tick
-    /// are coded against them (since protocol 7); the sender and the receiver set them alike.
+    /// sequence it expects next and the tick of the message before (0 and 0 for the first). sequence and tick
+    /// are coded against them; the sender and the receiver set them alike.
     std::uint32_t expected_sequence = 0;
     Tick previous_tick{};
-    friend bool operator==(const Event&, const Event&) = default;
+    friend bool operator==(const ServerMessage&, const ServerMessage&) = default;
 };
+
+/// A message from a client on its reliable ordered channel.
+struct ClientMessage {
+    MessageId type = 0;                 ///< the message type's id
+    std::vector<std::uint8_t> payload;  ///< the encoded message, at most kMaxMessageBytes
+    friend bool operator==(const ClientMessage&, const ClientMessage&) = default;
+};
+
+/// A message either way on the unreliable channel. On the wire: tick, sequence, type, payload.
+struct UnreliableMessage {
+    /// From the server: the server tick it was sent on. From a client: the client's tick (untrusted).
+    Tick tick{};
+    MessageId type = 0;                 ///< the message type's id
+    std::vector<std::uint8_t> payload;  ///< the encoded message, at most kMaxMessageBytes
+    /// Counts this connection's unreliable messages in this direction (from 0, wrapping): the transport may
+    /// deliver a datagram twice, and the receiver drops a sequence it has already taken (or one
+    /// kUnreliableWindow or more behind the newest), so each message arrives at most once.
+    std::uint16_t sequence = 0;
+    friend bool operator==(const UnreliableMessage&, const UnreliableMessage&) = default;
+};
+/// Unreliable message sequences a receiver remembers (older ones are dropped as stale).
+inline constexpr std::size_t kUnreliableWindow = 256;
 
 /// Goodbye with a reason.
 struct Disconnect {
     DisconnectCode code = DisconnectCode::client_quit;
     auth::TokenError token_error =
         auth::TokenError::none;  ///< why, when code is unauthorized (else not sent)
-};
-
-/// A chat line from a client; the server broadcasts it as an Event.
-struct ChatRequest {
-    std::string text;
 };
 
 // ---- serialize: one function per message for WriteStream, ReadStream and MeasureStream (compiled in the
@@ -189,14 +198,17 @@ bool serialize(Stream& s, InputPacketTail& m);
 /// SnapshotHeader fields.
 template <class Stream>
 bool serialize(Stream& s, SnapshotHeader& m);
-/// Event fields.
+/// ServerMessage fields.
 template <class Stream>
-bool serialize(Stream& s, Event& m);
+bool serialize(Stream& s, ServerMessage& m);
+/// ClientMessage fields.
+template <class Stream>
+bool serialize(Stream& s, ClientMessage& m);
+/// UnreliableMessage fields.
+template <class Stream>
+bool serialize(Stream& s, UnreliableMessage& m);
 /// Disconnect fields.
 template <class Stream>
 bool serialize(Stream& s, Disconnect& m);
-/// ChatRequest fields.
-template <class Stream>
-bool serialize(Stream& s, ChatRequest& m);
 
 }  // namespace rwd::client_server

@@ -9,7 +9,8 @@
 #include <rewind/session/client_server/detail/server_core.hpp>
 #include <rewind/session/client_server/detail/server_replay.hpp>
 #include <rewind/session/client_server/detail/snapshot_sender.hpp>
-#include <rewind/session/client_server/game_events.hpp>
+#include <rewind/session/client_server/message_outbox.hpp>
+#include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
@@ -17,8 +18,10 @@
 #include <rewind/transport/transport.hpp>
 
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace rwd::client_server {
@@ -41,7 +44,7 @@ public:
     /// A server speaking on `transport` (not owned; must outlive the server) from `initial`. An invalid
     /// config is a programmer error: call config.validate() first.
     Server(transport::Transport& transport, const ServerConfig& config, const State& initial = State{})
-        : core_(transport, config, seats_for(config), *this),
+        : core_(transport, config, seats_for(config), *this, message_table<G>()),
           state_(initial),
           lag_(config),
           sender_(config.snapshots, seats_for(config)),
@@ -63,9 +66,25 @@ public:
     /// Optional relevance of entities per client, applied within the area of interest: fn(user, slot, entity)
     /// returns a priority multiplier, <= 0 for "not relevant to this client" (its own entity always is).
     void set_relevance(sync::RelevanceFn<EntityRecord> fn, void* user) { sender_.set_relevance(fn, user); }
-    /// Sends an event to every seated client over the reliable channel.
-    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text = {}) {
-        core_.broadcast(kind, subject, other, value, text);
+    /// Sends `m` to the client in `slot` (on its type's channel, stamped with the tick being simulated).
+    /// Fails with length_too_long when it is over its max_bytes, not_connected when nobody holds `slot`.
+    template <GameMessage M>
+    Status send(int slot, const M& m) {
+        return send_scoped(m, MessageScope::one, slot);
+    }
+    /// Sends `m` to every seated client.
+    template <GameMessage M>
+    Status broadcast(const M& m) {
+        return send_scoped(m, MessageScope::everyone, 0);
+    }
+    /// Takes the oldest message a client sent (its type known, on the right channel, within its size and
+    /// rate, and decodable: refusals are counted in stats().messages_refused); false when there is none. Poll
+    /// every update: at most 4096 wait, the oldest then go.
+    [[nodiscard]] bool poll_message(Message& out) { return core_.poll_message(out); }
+    /// Decodes `msg` as M when it is of that type; false otherwise.
+    template <GameMessage M>
+    [[nodiscard]] bool read(const Message& msg, M& out) const {
+        return read_message_as<G>(msg, out);
     }
 
     /// The authoritative world (after the last tick).
@@ -107,6 +126,22 @@ public:
 
 private:
     using TickRecord = ReplayTick<G>;
+
+    template <GameMessage M>
+    Status send_scoped(const M& m, MessageScope scope, int slot) {
+        static_assert(to_client_v<M>,
+                      "this message type may not travel to clients (its MessageSpec::direction)");
+        if (scope == MessageScope::one && !core_.seated(slot)) return Errc::not_connected;
+        OutMessage out{message_id<G, M>(),
+                       scope,
+                       static_cast<std::uint8_t>(std::max(slot, 0)),
+                       0,
+                       M::kMessage.delivery == MessageDelivery::reliable,
+                       {}};
+        if (Status st = encode_payload(m, out.payload); !st.ok()) return st;
+        core_.send_message(out, core_.tick());
+        return {};
+    }
 
     static int seats_for(const ServerConfig& c) {
         return c.max_clients > 0 ? std::min(c.max_clients, G::kMaxPlayers) : G::kMaxPlayers;
@@ -168,16 +203,16 @@ private:
         // One copy of the world before the tick: the replay record's when there is one.
         if (rec)
             rec->before = state_, rec->inputs = inputs_;
-        else if (EmitsEvents<G> || observer_)
+        else if (EmitsMessages<G> || observer_)
             before_ = state_;
         const State& before = rec ? rec->before : before_;
         lag_.step(state_, std::span<const Input>(inputs_));
         lag_.record(tick, state_);
-        if constexpr (EmitsEvents<G>) {
-            game_events_.clear();
-            G::collect_events(before, state_, game_events_);
-            for (const GameEvent& e : game_events_) send_event(e, tick, false);
-            if (rec) rec->events = game_events_;
+        if constexpr (EmitsMessages<G>) {
+            outbox_.clear();
+            G::collect_messages(before, state_, outbox_);
+            for (const OutMessage& m : outbox_.items()) send_out(m, tick);
+            if (rec) rec->messages = outbox_.items();
         }
         if (rec) after_ = state_;
         if (observer_) observer_(observer_user_, tick, before, state_, false);
@@ -196,42 +231,34 @@ private:
         return view;
     }
 
-    // Sends one game event found at `tick` (by a replay: a tick already simulated).
-    void send_event(const GameEvent& e, Tick tick, bool replayed) {
-        NearbyEvent ne{this, &e};
-        const bool nearby = e.scope == EventScope::nearby;
-        if (replayed)
-            core_.broadcast_replayed(tick, e.kind, e.subject, e.other, e.value,
-                                     nearby ? &Server::sees_event : nullptr, nearby ? &ne : nullptr);
-        else if (nearby)
-            core_.broadcast_if(e.kind, e.subject, e.other, e.value, &Server::sees_event, &ne);
-        else
-            core_.broadcast(e.kind, e.subject, e.other, e.value, {});
+    // Sends one message the game sent at `tick` (by a replay: a tick already simulated).
+    void send_out(const OutMessage& m, Tick tick) {
+        NearbyMessage nm{this, &m};
+        core_.send_message(m, tick, m.scope == MessageScope::nearby ? &Server::sees_message : nullptr, &nm);
     }
 
     void replay_late_inputs();
     bool replay_from(Tick from);
 
-    // A nearby event being sent, and its server (sees_event's user pointer).
-    struct NearbyEvent {
+    // A nearby message being sent, and its server (sees_message's user pointer).
+    struct NearbyMessage {
         const Server* server;
-        const GameEvent* event;
+        const OutMessage* message;
     };
-    // Whether the client in `slot` receives the nearby event: it is one of its two players, or its newest
-    // snapshot carried one of them.
-    static bool sees_event(void* user, int slot) {
-        const auto& [srv, e] = *static_cast<const NearbyEvent*>(user);
-        if (slot == e->subject || slot == e->other) return true;
-        return srv->sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e->subject))) ||
-               srv->sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(e->other)));
+    // Whether the client in `slot` receives the nearby message: its newest snapshot carried one of the two
+    // players (the two themselves always receive it).
+    static bool sees_message(void* user, int slot) {
+        const auto& [srv, m] = *static_cast<const NearbyMessage*>(user);
+        return srv->sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(m->a))) ||
+               srv->sender_.holds(slot, static_cast<std::uint32_t>(G::player_entity(m->b)));
     }
 
     ServerCore core_;
     State state_;
-    State before_{};  // the world before the tick, for collect_events and the observer (without replays)
+    State before_{};  // the world before the tick, for collect_messages and the observer (without replays)
     LagCompensation<G> lag_;  // hitbox history and rewound targets (nothing without the hooks)
     std::array<Input, G::kMaxPlayers> inputs_{};
-    std::vector<GameEvent> game_events_;
+    MessageOutbox<G> outbox_;                                    // what collect_messages sent this tick
     std::vector<EntityRecord> world_;                            // every entity, captured once per snapshot
     SnapshotSender<G> sender_;                                   // baselines, interest, priorities, budget
     ReplayRing<G> replay_;                                       // the last ticks, for replaying late inputs
@@ -242,8 +269,8 @@ private:
         Tick tick;
         EncodedInput bits;
     };
-    std::vector<Applied> applied_;                   // the late inputs a replay applies
-    std::vector<std::pair<Tick, GameEvent>> extra_;  // events a replay found that were not sent
+    std::vector<Applied> applied_;                    // the late inputs a replay applies
+    std::vector<std::pair<Tick, OutMessage>> extra_;  // messages a replay found that were not sent
     State after_{};  // the world as the last tick or replay left it (replays only)
     TickObserver observer_ = nullptr;
     void* observer_user_ = nullptr;

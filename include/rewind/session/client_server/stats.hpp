@@ -64,9 +64,12 @@ struct ServerClientStats {
     std::uint64_t entities_left_out_total = 0;   ///< relevant entities the byte budget postponed, summed
     std::uint64_t snapshots_budget_limited = 0;  ///< snapshots in which the byte budget postponed something
     std::uint64_t snapshot_unpredicted_bytes_total =
-        0;                          ///< what snapshot_bytes_total would be under the previous codec
-                                    ///< (SnapshotConfig::measure_previous_codec)
-    std::uint64_t events_sent = 0;  ///< reliable events sent to it
+        0;                                ///< what snapshot_bytes_total would be under the previous codec
+                                          ///< (SnapshotConfig::measure_previous_codec)
+    std::uint64_t events_sent = 0;        ///< reliable messages sent to it (the library's and the game's)
+    std::uint64_t messages_received = 0;  ///< game messages from it accepted (chat included)
+    std::array<std::uint64_t, kMessageRefusalCount>
+        messages_refused{};  ///< messages from it refused, indexed by MessageRefusal
 };
 
 /// Upper bounds of ServerStats::tick_time_buckets, in microseconds (a 60 Hz tick lasts 16 667).
@@ -95,13 +98,16 @@ struct ServerStats {
         packets_rejected{};  ///< sealed packets that did not open, indexed by auth::OpenError (none unused)
     std::uint64_t snapshot_overflow = 0;  ///< snapshots cut because they exceeded the transport's size
     std::uint64_t send_failures = 0;      ///< sends the transport refused
-    std::uint64_t events = 0;             ///< events broadcast
-    std::uint64_t replays = 0;            ///< late-input replays committed (the world re-simulated)
-    std::uint64_t replays_aborted = 0;    ///< replays dropped because they changed an event already sent
-    std::uint64_t replayed_ticks = 0;     ///< ticks re-simulated by committed and dropped replays
-    Micros last_tick_time{};              ///< time the last tick took (needs ServerConfig::clock)
-    Micros max_tick_time{};               ///< the slowest tick so far (needs ServerConfig::clock)
-    Micros total_tick_time{};             ///< all ticks together (mean = total / ticks)
+    std::uint64_t events = 0;  ///< messages sent by the server (each once, however many receive it)
+    std::uint64_t messages_received = 0;  ///< messages from clients accepted (chat included)
+    std::array<std::uint64_t, kMessageRefusalCount>
+        messages_refused{};             ///< messages from clients refused, indexed by MessageRefusal
+    std::uint64_t replays = 0;          ///< late-input replays committed (the world re-simulated)
+    std::uint64_t replays_aborted = 0;  ///< replays dropped because they changed an event already sent
+    std::uint64_t replayed_ticks = 0;   ///< ticks re-simulated by committed and dropped replays
+    Micros last_tick_time{};            ///< time the last tick took (needs ServerConfig::clock)
+    Micros max_tick_time{};             ///< the slowest tick so far (needs ServerConfig::clock)
+    Micros total_tick_time{};           ///< all ticks together (mean = total / ticks)
     std::array<std::uint64_t, kTickTimeBucketMicros.size() + 1>
         tick_time_buckets{};  ///< ticks by time taken: [i] at or under kTickTimeBucketMicros[i] (and over
                               ///< the bound before), the last over every bound (needs ServerConfig::clock)
@@ -167,13 +173,16 @@ struct ClientStats {
     std::array<std::uint64_t, auth::kOpenErrorCount>
         packets_rejected{};  ///< packets that did not open (with a token), by auth::OpenError; dropped unread
     std::uint64_t snapshots_unknown_baseline = 0;  ///< snapshots naming a baseline the client no longer holds
-    std::uint64_t events_received = 0;             ///< reliable events received
-    std::uint64_t events_out_of_order = 0;  ///< events whose sequence was not the next expected (must stay 0)
-    std::uint64_t inputs_sent = 0;          ///< input packets sent
-    std::uint64_t bytes_sent = 0;           ///< payload bytes sent
-    std::uint64_t bytes_received = 0;       ///< payload bytes received
-    double kbps_sent = 0.0;                 ///< transport's measured upstream rate, headers included
-    double kbps_received = 0.0;             ///< transport's measured downstream rate, headers included
+    std::uint64_t events_received = 0;  ///< reliable messages received (the library's and the game's)
+    std::uint64_t events_out_of_order =
+        0;  ///< reliable messages whose sequence was not the next expected (must stay 0)
+    std::uint64_t unreliable_messages_received = 0;  ///< unreliable messages received
+    std::uint64_t messages_refused = 0;  ///< messages of an unknown type, over their size, or undecodable
+    std::uint64_t inputs_sent = 0;       ///< input packets sent
+    std::uint64_t bytes_sent = 0;        ///< payload bytes sent
+    std::uint64_t bytes_received = 0;    ///< payload bytes received
+    double kbps_sent = 0.0;              ///< transport's measured upstream rate, headers included
+    double kbps_received = 0.0;          ///< transport's measured downstream rate, headers included
     DisconnectCode disconnect_code = DisconnectCode::none;  ///< why the session ended, once it has
     std::uint64_t connect_attempts = 0;  ///< connection attempts of the last connect() (retries included)
     auth::TokenError token_error =

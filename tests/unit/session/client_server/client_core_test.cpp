@@ -1,6 +1,6 @@
 /// The client core through Client<ToyGame> on a hand-driven transport: input packets are byte for byte the
-/// game's own InputPacket encoding, snapshot headers are counted right, the accept is checked, and the event
-/// stream is ordered and bounded.
+/// game's own InputPacket encoding, snapshot headers are counted right, the accept is checked, and the
+/// message stream is ordered, bounded and refuses what the game does not know.
 #include "fake_transport.hpp"
 #include "toy_harness.hpp"
 
@@ -188,38 +188,154 @@ TEST(ClientCore, AcceptForASlotOutOfRangeIsMalformed) {
     EXPECT_EQ(client.slot(), -1);
 }
 
-TEST(ClientCore, EventsArriveInOrderAndAnUnpolledQueueStaysBounded) {
+/// A reliable server message as the server sends the `sequence`th one: coded against the one before it.
+cs::ServerMessage server_message(std::uint32_t sequence, std::uint32_t expected, cs::MessageId type,
+                                 std::vector<std::uint8_t> payload) {
+    cs::ServerMessage m;
+    m.sequence = sequence;
+    m.expected_sequence = expected;
+    m.type = type;
+    m.payload = std::move(payload);
+    return m;
+}
+
+/// The encoded payload of `m`.
+template <class M>
+std::vector<std::uint8_t> payload_of(const M& m) {
+    std::vector<std::uint8_t> out;
+    EXPECT_TRUE(cs::encode_payload(m, out).ok());
+    return out;
+}
+
+TEST(ClientCore, MessagesArriveInOrderAndAnUnpolledQueueStaysBounded) {
     FakeTransport t;
     cs::Client<ToyGame> client(t, cs::ClientConfig{});
     ASSERT_TRUE(client.connect({"server", 1}, Micros{0}).ok());
-    for (std::uint32_t i = 0; i < 4100; ++i) {
-        cs::Event ev;
-        ev.sequence = i;
-        ev.expected_sequence = i;  // as a server sends it: coded against the one after the previous event
-        ev.kind = cs::EventKind::score;
-        ev.value = static_cast<std::int32_t>(i);
-        t.deliver(ev, tr::Delivery::reliable_ordered);
-    }
+    for (std::uint32_t i = 0; i < 4100; ++i)
+        t.deliver(server_message(i, i, cs::kSpawnMessageId, payload_of(cs::Spawn{3, i})),
+                  tr::Delivery::reliable_ordered);
     client.update(Micros{1000});
     EXPECT_EQ(client.stats().events_received, 4100u);
     EXPECT_EQ(client.stats().events_out_of_order, 0u);
-    cs::Event ev;
+    EXPECT_EQ(client.stats().messages_refused, 0u);
+    cs::Message msg;
     std::uint32_t polled = 0, first = 0;
-    while (client.poll_event(ev)) {
-        if (polled == 0) first = ev.sequence;
-        EXPECT_EQ(ev.sequence, first + polled);
+    while (client.poll_message(msg)) {
+        if (polled == 0) first = msg.sequence;
+        EXPECT_EQ(msg.sequence, first + polled);
+        EXPECT_TRUE(msg.reliable);
+        cs::Spawn spawn;
+        ASSERT_TRUE(client.read(msg, spawn));
+        EXPECT_EQ(spawn, (cs::Spawn{3, msg.sequence}));
         ++polled;
     }
     EXPECT_EQ(polled, 4096u);  // the oldest went first
     EXPECT_EQ(first, 4u);
-    ev = cs::Event{};
-    ev.sequence = 5000;  // a gap: counted, still delivered
-    ev.expected_sequence = 4100;
-    t.deliver(ev, tr::Delivery::reliable_ordered);
+    // A gap: counted, still delivered.
+    t.deliver(server_message(5000, 4100, cs::kLeaveMessageId, payload_of(cs::Leave{2, 3})),
+              tr::Delivery::reliable_ordered);
     client.update(Micros{2000});
     EXPECT_EQ(client.stats().events_out_of_order, 1u);
-    EXPECT_TRUE(client.poll_event(ev));
-    EXPECT_EQ(ev.sequence, 5000u);
+    ASSERT_TRUE(client.poll_message(msg));
+    EXPECT_EQ(msg.sequence, 5000u);
+    cs::Leave leave;
+    ASSERT_TRUE(client.read(msg, leave));
+    EXPECT_EQ(leave, (cs::Leave{2, 3}));
+    cs::Spawn not_a_spawn;
+    EXPECT_FALSE(client.read(msg, not_a_spawn));
+}
+
+TEST(ClientCore, MessagesTheGameDoesNotKnowOrThatDoNotDecodeAreRefused) {
+    FakeTransport t;
+    cs::Client<ToyGame> client(t, cs::ClientConfig{});
+    ASSERT_TRUE(client.connect({"server", 1}, Micros{0}).ok());
+    constexpr cs::MessageId kHit = cs::message_id<ToyGame, toy::HitMessage>();
+    static_assert(kHit == cs::kFirstGameMessageId);
+    const auto reliable = tr::Delivery::reliable_ordered;
+    std::uint32_t seq = 0;
+    const auto next = [&](cs::MessageId type, std::vector<std::uint8_t> payload) {
+        t.deliver(server_message(seq, seq, type, std::move(payload)), reliable);
+        ++seq;
+    };
+    next(kHit, payload_of(toy::HitMessage{1, 2}));            // 0: good
+    next(kHit + 1, payload_of(toy::HitMessage{1, 2}));        // 1: no such type in this game
+    next(5, {});                                              // 2: an id between the library's and the game's
+    next(kHit, std::vector<std::uint8_t>{0xFF});              // 3: hits out of range: does not decode
+    next(kHit, std::vector<std::uint8_t>(5, 0));              // 4: over HitMessage's 4 bytes
+    next(cs::kChatMessageId, payload_of(cs::Chat{1, "hi"}));  // 5: good
+    constexpr cs::MessageId kFlash = cs::message_id<ToyGame, toy::FlashMessage>();
+    next(kFlash, payload_of(toy::FlashMessage{1, 2}));  // 6: an unreliable type on the reliable channel
+    // Unreliable: one good, one of an unknown type, one that does not decode, one of a reliable type.
+    t.deliver(cs::UnreliableMessage{Tick{7}, kFlash, payload_of(toy::FlashMessage{4, 1}), 0});
+    t.deliver(cs::UnreliableMessage{Tick{8}, 200, {1, 2}, 1});
+    t.deliver(cs::UnreliableMessage{Tick{9}, cs::kSpawnMessageId, {}, 2});
+    t.deliver(cs::UnreliableMessage{Tick{10}, kHit, payload_of(toy::HitMessage{4, 1}), 3});
+    client.update(Micros{1000});
+    EXPECT_EQ(client.stats().events_received, 7u);  // every reliable one is a step of the channel
+    EXPECT_EQ(client.stats().events_out_of_order, 0u);
+    EXPECT_EQ(client.stats().unreliable_messages_received, 1u);
+    EXPECT_EQ(client.stats().messages_refused, 8u);
+    EXPECT_EQ(client.stats().malformed, 0u);  // well framed: refused as messages, not as garbage
+    cs::Message msg;
+    ASSERT_TRUE(client.poll_message(msg));
+    toy::HitMessage hit;
+    ASSERT_TRUE(client.read(msg, hit));
+    EXPECT_EQ(hit, (toy::HitMessage{1, 2}));
+    EXPECT_EQ(msg.sequence, 0u);
+    ASSERT_TRUE(client.poll_message(msg));
+    cs::Chat chat;
+    ASSERT_TRUE(client.read(msg, chat));
+    EXPECT_EQ(chat, (cs::Chat{1, "hi"}));
+    EXPECT_EQ(msg.sequence, 5u);
+    ASSERT_TRUE(client.poll_message(msg));
+    EXPECT_FALSE(msg.reliable);
+    EXPECT_EQ(msg.tick, Tick{7});
+    toy::FlashMessage flash;
+    ASSERT_TRUE(client.read(msg, flash));
+    EXPECT_EQ(flash, (toy::FlashMessage{4, 1}));
+    EXPECT_FALSE(client.poll_message(msg));
+}
+
+TEST(ClientCore, AnUnreliableMessageTheNetworkDeliveredTwiceIsTakenOnce) {
+    FakeTransport t;
+    cs::Client<ToyGame> client(t, cs::ClientConfig{});
+    ASSERT_TRUE(client.connect({"server", 1}, Micros{0}).ok());
+    constexpr cs::MessageId kFlash = cs::message_id<ToyGame, toy::FlashMessage>();
+    const auto unreliable = [&](std::uint16_t sequence, std::uint8_t shooter) {
+        t.deliver(cs::UnreliableMessage{Tick{sequence}, kFlash, payload_of(toy::FlashMessage{shooter, 1}),
+                                        sequence});
+    };
+    // Sequences wrap; late ones within the window still count, copies and stale ones do not.
+    for (const int s : {65534, 65535, 0, 2, 65535, 1, 0, 2, 1})
+        unreliable(static_cast<std::uint16_t>(s), static_cast<std::uint8_t>(s % 7));
+    // The window moves on: 2 is now as far behind as it reaches, and still known.
+    constexpr auto kEdge = static_cast<std::uint16_t>(2 + cs::kUnreliableWindow - 1);
+    unreliable(kEdge, 3);
+    unreliable(2, 4);  // a copy
+    // Further on: 3 has never come, but is now one too far behind (stale); 4 is just within.
+    constexpr auto kNewest = static_cast<std::uint16_t>(3 + cs::kUnreliableWindow);
+    unreliable(kNewest, 5);
+    unreliable(3, 6);
+    unreliable(4, 0);
+    client.update(Micros{1000});
+    EXPECT_EQ(client.stats().unreliable_messages_received, 8u);
+    EXPECT_EQ(client.stats().messages_refused, 0u);
+    std::vector<std::uint32_t> ticks;
+    cs::Message msg;
+    while (client.poll_message(msg)) {
+        EXPECT_FALSE(msg.reliable);
+        toy::FlashMessage flash;
+        ASSERT_TRUE(client.read(msg, flash));
+        ticks.push_back(msg.tick.value);
+    }
+    EXPECT_EQ(ticks, (std::vector<std::uint32_t>{65534, 65535, 0, 2, 1, kEdge, kNewest, 4}));
+    // A new connection starts a new count: its first sequences are taken again.
+    client.disconnect(Micros{2000});
+    ASSERT_TRUE(client.connect({"server", 1}, Micros{3000}).ok());
+    unreliable(0, 6);
+    client.update(Micros{4000});
+    ASSERT_TRUE(client.poll_message(msg));
+    EXPECT_EQ(msg.tick, Tick{0});
 }
 
 }  // namespace

@@ -57,13 +57,53 @@ Snapshot sample_snapshot() {
     return s;
 }
 
-cs::Event sample_event() { return cs::Event{17, cs::EventKind::chat, rwd::Tick{5}, 3, 4, -9, "hello there"}; }
+template <class M>
+std::vector<std::uint8_t> payload_of(const M& m) {
+    std::vector<std::uint8_t> out;
+    EXPECT_TRUE(cs::encode_payload(m, out).ok());
+    return out;
+}
+
+cs::ServerMessage sample_server_message() {
+    cs::ServerMessage m;
+    m.sequence = 17;
+    m.tick = rwd::Tick{5};
+    m.type = cs::kChatMessageId;
+    m.payload = payload_of(cs::Chat{3, "hello there"});
+    return m;
+}
 
 template <class Msg>
 std::vector<std::uint8_t> encode(Msg m) {
     std::vector<std::uint8_t> out;
     EXPECT_TRUE(cs::encode_message(m, out).ok());
     return out;
+}
+
+/// Every proper prefix of an encoded payload must be refused by decode_payload.
+template <class M>
+void expect_every_payload_truncation_fails(const std::vector<std::uint8_t>& bytes) {
+    for (std::size_t n = 0; n < bytes.size(); ++n) {
+        M m{};
+        EXPECT_FALSE(cs::decode_payload(std::span(bytes.data(), n), m).ok()) << "prefix of " << n << " bytes";
+    }
+}
+
+/// A chat payload written by hand: speaker, a length field claiming `claimed` bytes, then `text`.
+std::vector<std::uint8_t> forged_chat(std::uint32_t claimed, const std::string& text) {
+    std::vector<std::uint8_t> bytes(4 + text.size());
+    rwd::wire::WriteStream ws{std::span<std::uint8_t>(bytes)};
+    std::uint32_t speaker = 1;
+    std::uint32_t len = claimed;
+    EXPECT_TRUE(ws.serialize_bits(speaker, 8));
+    EXPECT_TRUE(ws.serialize_bits(len, 7));  // bits_required(kMaxChatBytes)
+    for (char c : text) {
+        std::uint32_t b = static_cast<std::uint8_t>(c);
+        EXPECT_TRUE(ws.serialize_bits(b, 8));
+    }
+    ws.flush();
+    bytes.resize(ws.bytes_used());
+    return bytes;
 }
 
 /// Every proper prefix of an encoded message must be refused (never accepted, never a crash).
@@ -224,65 +264,162 @@ TEST(CsMessages, TheSnapshotHeaderIsShortWhenTheClientHoldsATickNearIt) {
     EXPECT_LT(header_bits(h), full - cs::kPongTimeBits);
 }
 
-TEST(CsMessages, AnEventIsCodedAgainstTheOneBeforeIt) {
-    // The 41st event of a connection, two ticks after the 40th: sequence and tick cost 5 bits each.
-    cs::Event ev{40, cs::EventKind::hit, rwd::Tick{100002}, 3, 4, 25, ""};
-    ev.expected_sequence = 40;
-    ev.previous_tick = rwd::Tick{100000};
-    const auto bytes = encode(ev);
-    EXPECT_EQ(bytes.size(), 7u);  // 3 type + 5 + 3 + 5 + 8 + 8 + 10 + 7 bits (16 bytes before version 7)
-    cs::Event got{};
+TEST(CsMessages, AServerMessageIsCodedAgainstTheOneBeforeIt) {
+    // The 41st message of a connection, two ticks after the 40th: sequence and tick cost 5 bits each.
+    cs::ServerMessage m;
+    m.sequence = 40;
+    m.tick = rwd::Tick{100002};
+    m.type = cs::message_id<ToyGame, toy::HitMessage>();
+    m.payload = payload_of(toy::HitMessage{3, 4});
+    ASSERT_EQ(m.payload.size(), 1u);
+    m.expected_sequence = 40;
+    m.previous_tick = rwd::Tick{100000};
+    const auto bytes = encode(m);
+    EXPECT_EQ(bytes.size(), 5u);  // 3 type + 5 + 5 + 8 id + 11 length + 8 payload bits
+    cs::ServerMessage got{};
     got.expected_sequence = 40;
     got.previous_tick = rwd::Tick{100000};
     ASSERT_TRUE(cs::decode_message(bytes, got).ok());
-    EXPECT_EQ(got, ev);
-    // Read against another context, the same bytes name another event: the receiver's context matters.
-    cs::Event other{};
+    EXPECT_EQ(got, m);
+    // Read against another context, the same bytes name another message: the receiver's context matters.
+    cs::ServerMessage other{};
     ASSERT_TRUE(cs::decode_message(bytes, other).ok());
     EXPECT_EQ(other.sequence, 0u);
     EXPECT_EQ(other.tick, rwd::Tick{2});
-    // Ticks wrap: an event just after tick 2^32 - 1 is still a small step.
-    ev.previous_tick = rwd::Tick{0xFFFFFFFFu};
-    ev.tick = rwd::Tick{1};
-    got.previous_tick = ev.previous_tick;
-    ASSERT_TRUE(cs::decode_message(encode(ev), got).ok());
+    EXPECT_EQ(other.payload, m.payload);
+    // Ticks wrap: a message just after tick 2^32 - 1 is still a small step.
+    m.previous_tick = rwd::Tick{0xFFFFFFFFu};
+    m.tick = rwd::Tick{1};
+    got.previous_tick = m.previous_tick;
+    ASSERT_TRUE(cs::decode_message(encode(m), got).ok());
     EXPECT_EQ(got.tick, rwd::Tick{1});
+    EXPECT_EQ(encode(m).size(), 5u);
 }
 
-TEST(CsMessages, EventDisconnectChatRoundTrip) {
-    auto ev = sample_event();
-    auto bytes = encode(ev);
-    cs::Event got{};
+TEST(CsMessages, ServerClientUnreliableAndDisconnectRoundTrip) {
+    auto sm = sample_server_message();
+    auto bytes = encode(sm);
+    EXPECT_EQ(cs::peek_message_type(bytes).value(), cs::MessageType::server_message);
+    cs::ServerMessage got{};
     ASSERT_TRUE(cs::decode_message(bytes, got).ok());
-    EXPECT_EQ(got, ev);
-    expect_every_truncation_fails<cs::Event>(bytes);
+    EXPECT_EQ(got, sm);
+    expect_every_truncation_fails<cs::ServerMessage>(bytes);
+
+    cs::ClientMessage cm{cs::kChatMessageId, payload_of(cs::Chat{0, "gg"})};
+    auto cbytes = encode(cm);
+    EXPECT_EQ(cs::peek_message_type(cbytes).value(), cs::MessageType::client_message);
+    cs::ClientMessage c{};
+    ASSERT_TRUE(cs::decode_message(cbytes, c).ok());
+    EXPECT_EQ(c, cm);
+    expect_every_truncation_fails<cs::ClientMessage>(cbytes);
+
+    cs::UnreliableMessage um{rwd::Tick{0xFFFFFFF0u}, 200,
+                             std::vector<std::uint8_t>(cs::kMaxMessageBytes, 0xA5), 0xFFFE};
+    auto ubytes = encode(um);
+    EXPECT_EQ(cs::peek_message_type(ubytes).value(), cs::MessageType::unreliable_message);
+    cs::UnreliableMessage u{};
+    ASSERT_TRUE(cs::decode_message(ubytes, u).ok());
+    EXPECT_EQ(u, um);
+    expect_every_truncation_fails<cs::UnreliableMessage>(ubytes);
 
     auto dbytes = encode(cs::Disconnect{cs::DisconnectCode::garbage});
     cs::Disconnect d{};
     ASSERT_TRUE(cs::decode_message(dbytes, d).ok());
     EXPECT_EQ(d.code, cs::DisconnectCode::garbage);
+}
 
-    auto cbytes = encode(cs::ChatRequest{"gg"});
-    cs::ChatRequest c{};
-    ASSERT_TRUE(cs::decode_message(cbytes, c).ok());
-    EXPECT_EQ(c.text, "gg");
-    expect_every_truncation_fails<cs::ChatRequest>(cbytes);
+TEST(CsMessages, SpawnLeaveAndChatPayloadsRoundTrip) {
+    static_assert(cs::message_id<ToyGame, cs::Spawn>() == cs::kSpawnMessageId);
+    static_assert(cs::message_id<ToyGame, cs::Leave>() == cs::kLeaveMessageId);
+    static_assert(cs::message_id<ToyGame, cs::Chat>() == cs::kChatMessageId);
+    static_assert(cs::message_id<ToyGame, toy::HitMessage>() == cs::kFirstGameMessageId);
+
+    const cs::Spawn spawn{7, 0xFFFFFFFFu};
+    const auto sbytes = payload_of(spawn);
+    cs::Spawn sgot{};
+    ASSERT_TRUE(cs::decode_payload(sbytes, sgot).ok());
+    EXPECT_EQ(sgot, spawn);
+    EXPECT_LE(sbytes.size(), std::size_t{cs::Spawn::kMessage.max_bytes});
+    expect_every_payload_truncation_fails<cs::Spawn>(sbytes);
+
+    const cs::Leave leave{2, 3};
+    const auto lbytes = payload_of(leave);
+    cs::Leave lgot{};
+    ASSERT_TRUE(cs::decode_payload(lbytes, lgot).ok());
+    EXPECT_EQ(lgot, leave);
+    expect_every_payload_truncation_fails<cs::Leave>(lbytes);
+
+    const cs::Chat chat{5, std::string(cs::kMaxChatBytes, 'z')};  // the longest line fits its max_bytes
+    const auto cbytes = payload_of(chat);
+    EXPECT_LE(cbytes.size(), std::size_t{cs::Chat::kMessage.max_bytes});
+    cs::Chat cgot{};
+    ASSERT_TRUE(cs::decode_payload(cbytes, cgot).ok());
+    EXPECT_EQ(cgot, chat);
+    expect_every_payload_truncation_fails<cs::Chat>(cbytes);
+    const auto short_bytes = payload_of(cs::Chat{0, "gg"});
+    expect_every_payload_truncation_fails<cs::Chat>(short_bytes);
+
+    // A received message reads as its own type only.
+    cs::Message msg{cs::kChatMessageId, true, -1, rwd::Tick{1}, 0, cbytes};
+    EXPECT_TRUE(cs::read_message_as<ToyGame>(msg, cgot));
+    EXPECT_FALSE(cs::read_message_as<ToyGame>(msg, sgot));
+    msg.type = cs::kSpawnMessageId;
+    msg.payload = sbytes;
+    EXPECT_TRUE(cs::read_message_as<ToyGame>(msg, sgot));
+    EXPECT_FALSE(cs::read_message_as<ToyGame>(msg, cgot));
 }
 
 TEST(CsMessages, RejectsWrongTypeTrailingBytesAndBadFields) {
-    auto bytes = encode(sample_event());
+    auto bytes = encode(sample_server_message());
     Snapshot s{};
     EXPECT_EQ(cs::decode_message(bytes, s).code(), rwd::Errc::unknown_message);
+    cs::ClientMessage as_client{};
+    EXPECT_EQ(cs::decode_message(bytes, as_client).code(), rwd::Errc::unknown_message);
 
     auto extra = bytes;
     extra.push_back(0);
-    cs::Event e{};
+    cs::ServerMessage e{};
     EXPECT_FALSE(cs::decode_message(extra, e).ok());
 
     // A chat text longer than allowed is refused by the writer and, forged, by the reader.
     std::vector<std::uint8_t> out;
-    cs::ChatRequest too_long{std::string(cs::kMaxChatBytes + 1, 'x')};
-    EXPECT_FALSE(cs::encode_message(too_long, out).ok());
+    EXPECT_EQ(cs::encode_payload(cs::Chat{0, std::string(cs::kMaxChatBytes + 1, 'x')}, out).code(),
+              rwd::Errc::length_too_long);
+    cs::Chat chat{};
+    ASSERT_TRUE(
+        cs::decode_payload(forged_chat(cs::kMaxChatBytes, std::string(cs::kMaxChatBytes, 'x')), chat).ok());
+    EXPECT_EQ(chat.text.size(), cs::kMaxChatBytes);
+    EXPECT_FALSE(
+        cs::decode_payload(forged_chat(cs::kMaxChatBytes + 1, std::string(cs::kMaxChatBytes + 1, 'x')), chat)
+            .ok());
+    EXPECT_FALSE(cs::decode_payload(forged_chat(5, "abcd"), chat).ok());  // claims more than it holds
+    EXPECT_FALSE(cs::decode_payload(forged_chat(3, "abcd"), chat).ok());  // a stray byte after the text
+    // A payload over a type's max_bytes is refused before it is read.
+    cs::Spawn spawn{};
+    EXPECT_EQ(
+        cs::decode_payload(std::vector<std::uint8_t>(cs::Spawn::kMessage.max_bytes + 1u, 0), spawn).code(),
+        rwd::Errc::length_too_long);
+
+    // A message payload over kMaxMessageBytes is refused by the writer and, forged, by the reader.
+    cs::ClientMessage big{9, std::vector<std::uint8_t>(cs::kMaxMessageBytes + 1, 1)};
+    EXPECT_EQ(cs::encode_message(big, out).code(), rwd::Errc::length_too_long);
+    {
+        std::vector<std::uint8_t> forged(cs::kMaxMessageBytes + 8);
+        rwd::wire::WriteStream ws{std::span<std::uint8_t>(forged)};
+        std::uint32_t type = static_cast<std::uint32_t>(cs::MessageType::client_message), id = 9,
+                      len = cs::kMaxMessageBytes + 1;
+        ASSERT_TRUE(ws.serialize_bits(type, cs::kMessageTypeBits));
+        ASSERT_TRUE(ws.serialize_bits(id, 8));
+        ASSERT_TRUE(ws.serialize_bits(len, 11));  // bits_required(kMaxMessageBytes)
+        for (std::uint32_t i = 0; i < len; ++i) {
+            std::uint32_t b = 1;
+            ASSERT_TRUE(ws.serialize_bits(b, 8));
+        }
+        ws.flush();
+        forged.resize(ws.bytes_used());
+        cs::ClientMessage got{};
+        EXPECT_EQ(cs::decode_message(forged, got).code(), rwd::Errc::length_too_long);
+    }
 
     // Entities must be strictly ascending; the writer refuses otherwise.
     Snapshot bad = sample_snapshot();
@@ -291,7 +428,10 @@ TEST(CsMessages, RejectsWrongTypeTrailingBytesAndBadFields) {
 
     EXPECT_FALSE(cs::peek_message_type({}).ok());
     std::vector<std::uint8_t> zero{0};
-    EXPECT_EQ(cs::peek_message_type(zero).code(), rwd::Errc::unknown_message);
+    EXPECT_EQ(cs::peek_message_type(zero).value(), cs::MessageType::unreliable_message);
+    cs::UnreliableMessage u{};
+    EXPECT_FALSE(
+        cs::decode_message(zero, u).ok());  // type 0 is an unreliable message, and one byte is not one
 }
 
 TEST(CsMessages, EntityCountLargerThanDataIsRefusedBeforeAllocating) {
@@ -313,18 +453,22 @@ TEST(CsMessages, RandomGarbageNeverCrashesAndIsMostlyRefused) {
     const std::uint64_t seed = 20261129;
     SCOPED_TRACE("seed=" + std::to_string(seed));
     rwd::Rng rng(seed);
-    int accepted = 0;
+    int accepted = 0, framed_accepted = 0;
     for (int i = 0; i < 20000; ++i) {
         std::vector<std::uint8_t> bytes(rng.uniform(64));
         for (auto& b : bytes) b = static_cast<std::uint8_t>(rng.next_u32());
         InputPacket ip{};
         Snapshot sp{};
-        cs::Event ev{};
+        cs::ServerMessage sm{};
         cs::ConnectRequest cr{};
         accepted += cs::decode_message(bytes, ip).ok() + cs::decode_message(bytes, sp).ok() +
-                    cs::decode_message(bytes, ev).ok() + cs::decode_message(bytes, cr).ok();
+                    cs::decode_message(bytes, sm).ok() + cs::decode_message(bytes, cr).ok();
+        cs::ClientMessage cm{};
+        cs::UnreliableMessage um{};
+        framed_accepted += cs::decode_message(bytes, cm).ok() + cs::decode_message(bytes, um).ok();
     }
     EXPECT_LT(accepted, 2000);
+    EXPECT_LT(framed_accepted, 1000);
 }
 
 RC_GTEST_PROP(CsMessages, InputPacketRoundTripsForAnyInputs,

@@ -59,10 +59,13 @@ TEST(CsSession, ConnectsPredictsAndReceivesSnapshots) {
     // Both clients see each other.
     const auto& render = m.client(1).render_entities(m.now);
     EXPECT_EQ(render.size(), 2u);
-    // Spawn events for both players arrived, in order.
-    cs::Event ev;
+    // Spawn messages for both players arrived, in order.
+    cs::Message msg;
     int spawns = 0;
-    while (m.client(1).poll_event(ev)) spawns += ev.kind == cs::EventKind::spawn;
+    while (m.client(1).poll_message(msg)) {
+        cs::Spawn spawn;
+        spawns += m.client(1).read(msg, spawn);
+    }
     EXPECT_EQ(spawns, 2);
     EXPECT_EQ(m.client(1).stats().events_out_of_order, 0u);
 }
@@ -241,7 +244,7 @@ TEST(CsSession, GarbageSenderIsKickedWithAReason) {
     EXPECT_EQ(m.client(0).phase(), cs::ClientPhase::playing);
 }
 
-TEST(CsSession, ChatEventsArriveExactlyOnceInOrderUnderLoss) {
+TEST(CsSession, ChatMessagesArriveExactlyOnceInOrderUnderLoss) {
     const std::uint64_t seed = 10;
     SCOPED_TRACE("seed=" + std::to_string(seed));
     Match<> m(seed, link(80, 20, 0.2));
@@ -254,9 +257,11 @@ TEST(CsSession, ChatEventsArriveExactlyOnceInOrderUnderLoss) {
     }
     m.run(Micros{5'000'000});
     std::vector<std::string> lines;
-    cs::Event ev;
-    while (m.client(1).poll_event(ev))
-        if (ev.kind == cs::EventKind::chat) lines.push_back(ev.text);
+    cs::Message msg;
+    while (m.client(1).poll_message(msg)) {
+        cs::Chat chat;
+        if (m.client(1).read(msg, chat)) lines.push_back(chat.text);
+    }
     ASSERT_EQ(lines.size(), 50u);
     for (int i = 0; i < 50; ++i) EXPECT_EQ(lines[static_cast<std::size_t>(i)], "line " + std::to_string(i));
     EXPECT_EQ(m.client(1).stats().events_out_of_order, 0u);

@@ -4,7 +4,7 @@
 
 #include <rewind/core/checksum.hpp>
 #include <rewind/core/tick.hpp>
-#include <rewind/session/client_server/game_events.hpp>
+#include <rewind/session/client_server/message_outbox.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/wire/serialize.hpp>
 
@@ -18,6 +18,42 @@
 #include <vector>
 
 namespace toy {
+
+/// A shooter hit `hits` targets this tick (to everyone, reliable).
+struct HitMessage {
+    static constexpr rwd::client_server::MessageSpec kMessage{
+        "toy_hit", rwd::client_server::MessageDirection::to_client,
+        rwd::client_server::MessageDelivery::reliable, 4};
+    std::uint8_t shooter = 0;  ///< slot 0..7
+    std::uint8_t hits = 0;     ///< targets hit, 1..7
+    friend bool operator==(const HitMessage&, const HitMessage&) = default;
+};
+
+/// HitMessage fields.
+template <class Stream>
+bool serialize(Stream& s, HitMessage& m) {
+    using rwd::wire::serialize_int;
+    return serialize_int(s, m.shooter, std::uint8_t{0}, std::uint8_t{7}) &&
+           serialize_int(s, m.hits, std::uint8_t{1}, std::uint8_t{7});
+}
+
+/// A shooter's position flash (to everyone, unreliable: stale by the time a resend would land).
+struct FlashMessage {
+    static constexpr rwd::client_server::MessageSpec kMessage{
+        "toy_flash", rwd::client_server::MessageDirection::to_client,
+        rwd::client_server::MessageDelivery::unreliable, 4};
+    std::uint8_t shooter = 0;  ///< slot 0..7
+    std::uint8_t hits = 0;     ///< targets hit, 1..7
+    friend bool operator==(const FlashMessage&, const FlashMessage&) = default;
+};
+
+/// FlashMessage fields.
+template <class Stream>
+bool serialize(Stream& s, FlashMessage& m) {
+    using rwd::wire::serialize_int;
+    return serialize_int(s, m.shooter, std::uint8_t{0}, std::uint8_t{7}) &&
+           serialize_int(s, m.hits, std::uint8_t{1}, std::uint8_t{7});
+}
 
 /// The toy game's traits.
 struct ToyGame {
@@ -91,14 +127,17 @@ struct ToyGame {
         ++s.tick;
     }
     static std::uint64_t checksum(const State& s) { return rwd::checksum_of(s); }
-    /// Hit events: one per target a shooter hit this tick.
-    static void collect_events(const State& a, const State& b,
-                               std::vector<rwd::client_server::GameEvent>& out) {
+    /// The toy's message types: one, the hit report.
+    using Messages = rwd::client_server::MessageList<HitMessage, FlashMessage>;
+    /// Hit reports to everyone: one per shooter that hit something this tick.
+    static void collect_messages(const State& a, const State& b,
+                                 rwd::client_server::MessageOutbox<ToyGame>& out) {
         for (int p = 0; p < kMaxPlayers; ++p) {
             const auto i = static_cast<std::size_t>(p);
             if (b.players[i].present && b.players[i].hits_scored > a.players[i].hits_scored)
-                out.push_back({rwd::client_server::EventKind::hit, static_cast<std::uint8_t>(p), 0,
-                               b.players[i].hits_scored - a.players[i].hits_scored});
+                out.broadcast(HitMessage{
+                    static_cast<std::uint8_t>(p),
+                    static_cast<std::uint8_t>(b.players[i].hits_scored - a.players[i].hits_scored)});
         }
     }
 

@@ -7,6 +7,7 @@
 #include <rewind/session/client_server/client_phase.hpp>
 #include <rewind/session/client_server/config.hpp>
 #include <rewind/session/client_server/detail/encoded_input.hpp>
+#include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/sync/clock_sync.hpp>
@@ -47,14 +48,15 @@ protected:
 
 /// Connection and phases, the syncing pings, clock sync, tick stepping and resync decisions, snapshot acks,
 /// input packets (as bits), snapshot headers (staleness, loss, RTT, the server's view of our inputs), the
-/// event stream, chat and stats of one Client<G>. It decides when to tick; the adapter (ClientGameAccess)
-/// predicts. Methods without a comment mirror the Client<G> method of the same name.
+/// message stream (received messages validated against the game's MessageTable) and stats of one Client<G>.
+/// It decides when to tick; the adapter (ClientGameAccess) predicts. Methods without a comment mirror the
+/// Client<G> method of the same name.
 class ClientCore {
 public:
     /// A client on `transport` (not owned) whose slots are 0..max_players-1. `config` must validate; `game`
     /// must outlive the core.
     ClientCore(transport::Transport& transport, const ClientConfig& config, int max_players,
-               ClientGameAccess& game);
+               ClientGameAccess& game, MessageTable messages);
     ~ClientCore();
     ClientCore(const ClientCore&) = delete;
     ClientCore& operator=(const ClientCore&) = delete;
@@ -67,7 +69,10 @@ public:
     [[nodiscard]] bool connection_interrupted(Micros now) const;
     void update(Micros now);
     [[nodiscard]] Status send_chat(const std::string& text);
-    [[nodiscard]] bool poll_event(Event& out);
+    /// Sends an encoded message of type `type` to the server on the reliable or the unreliable channel.
+    [[nodiscard]] Status send_message(MessageId type, const std::vector<std::uint8_t>& payload,
+                                      bool reliable);
+    [[nodiscard]] bool poll_message(Message& out);
     /// Counts a misprediction found at `now` (for ClientStats::corrections_per_second).
     void note_correction(Micros now);
 

@@ -33,7 +33,7 @@ inline sync::VisualSmootherConfig smoother_config(const ClientConfig& c) {
 
 template <class G>
 Client<G>::Client(transport::Transport& transport, const ClientConfig& config)
-    : core_(transport, config, G::kMaxPlayers, *this),
+    : core_(transport, config, G::kMaxPlayers, *this, message_table<G>()),
       interp_(detail::interp_config(config)),
       smoother_(detail::smoother_config(config)) {}
 

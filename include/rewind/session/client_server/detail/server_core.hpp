@@ -1,12 +1,14 @@
 /// ServerCore: the compiled, game-independent half of Server<G> (internal): connections, hellos and tokens,
-/// seats, abuse accounting and kicks, pings, acks, input queues of EncodedInput, events, snapshot headers,
-/// stats.
+/// seats, abuse accounting and kicks, pings, acks, input queues of EncodedInput, messages as bytes (sent,
+/// and received and validated against the game's MessageTable), snapshot headers, stats.
 #pragma once
 
 #include <rewind/core/tick.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/config.hpp>
 #include <rewind/session/client_server/detail/encoded_input.hpp>
+#include <rewind/session/client_server/message_outbox.hpp>
+#include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/sync/input_jitter_buffer.hpp>
@@ -85,9 +87,9 @@ struct PoppedInput {
 class ServerCore {
 public:
     /// A core for `max_clients` seats on `transport` (not owned) with `config` (must validate), reporting to
-    /// `game` (not owned; both must outlive the core).
+    /// `game` (not owned; both must outlive the core), taking the message types of `messages`.
     ServerCore(transport::Transport& transport, const ServerConfig& config, int max_clients,
-               ServerGameSide& game);
+               ServerGameSide& game, MessageTable messages);
     ~ServerCore();
     ServerCore(const ServerCore&) = delete;
     ServerCore& operator=(const ServerCore&) = delete;
@@ -110,10 +112,6 @@ public:
     void late_input_replayed(int slot, Tick tick, const EncodedInput& bits);
     /// Counts one replay of `ticks` ticks, committed or dropped.
     void count_replay(int ticks, bool committed);
-    /// Sends an event that a replay found at `at` (a tick already simulated) to the seated clients for which
-    /// `to(user, slot)` is true (to == nullptr: every one).
-    void broadcast_replayed(Tick at, EventKind kind, int subject, int other, std::int32_t value,
-                            bool (*to)(void*, int), void* user);
     /// Counts sanitize() violations of `slot`'s input (flags the client).
     void add_violations(int slot, std::uint32_t violations);
     /// Counts a shot of `slot` and how lag compensation judged it.
@@ -129,11 +127,12 @@ public:
     /// Sends `code` to the client in `slot`, removes its player at once and closes the connection shortly
     /// after.
     void kick(int slot, DisconnectCode code, Micros now);
-    /// Sends an event to every seated client over the reliable channel.
-    void broadcast(EventKind kind, int subject, int other, std::int32_t value, const std::string& text = {});
-    /// Sends an event to the seated clients for which `to(user, slot)` is true.
-    void broadcast_if(EventKind kind, int subject, int other, std::int32_t value, bool (*to)(void*, int),
-                      void* user);
+    /// Sends `m` (stamped with tick `at`) to the clients its scope selects; for MessageScope::nearby those
+    /// for which `sees(user, slot)` is true.
+    void send_message(const OutMessage& m, Tick at, bool (*sees)(void*, int) = nullptr, void* user = nullptr);
+    /// Takes the oldest message a client sent that the app has not polled yet (validated against the message
+    /// table: known type, right channel, size, rate, decodes); false when there is none.
+    [[nodiscard]] bool poll_message(Message& out);
 
     /// The next tick to simulate.
     [[nodiscard]] Tick tick() const;

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <rewind/core/tick.hpp>
-#include <rewind/session/client_server/game_events.hpp>
+#include <rewind/session/client_server/message_outbox.hpp>
 #include <rewind/sync/view_time.hpp>
 
 #include <array>
@@ -15,7 +15,7 @@
 namespace rwd::client_server {
 
 /// One simulated tick as the server ran it: the world before it, every seat's input, which of them were
-/// repeats, the view times its shots were judged at, and the events it sent.
+/// repeats, the view times its shots were judged at, and the messages the game sent after it.
 template <class G>
 struct ReplayTick {
     Tick tick{};
@@ -26,7 +26,7 @@ struct ReplayTick {
     std::array<bool, G::kMaxPlayers> replaced{};  ///< a replay put the late real input here (judge its shot)
     std::array<bool, G::kMaxPlayers> shot{};      ///< fired, judged at views[slot]
     std::array<ViewTime, G::kMaxPlayers> views{};
-    std::vector<GameEvent> events;  ///< the events sent for it (a replay must send them again)
+    std::vector<OutMessage> messages;  ///< the game's messages sent for it (a replay must send them again)
 };
 
 /// The last `capacity` ticks, indexed by tick. capacity 0 records nothing (no replays).
@@ -44,7 +44,7 @@ public:
         r.repeated.fill(false);
         r.replaced.fill(false);
         r.shot.fill(false);
-        r.events.clear();
+        r.messages.clear();
         return &r;
     }
     /// The record of `tick` if it is held.
@@ -76,19 +76,15 @@ bool same_state(const S& a, const S& b) {
         return false;
 }
 
-/// Whether every event of `sent` is also in `again` (as a multiset), and the ones of `again` that are not
+/// Whether every message of `sent` is also in `again` (as a multiset), and the ones of `again` that are not
 /// into `extra`.
-inline bool events_kept(const std::vector<GameEvent>& sent, const std::vector<GameEvent>& again,
-                        std::vector<GameEvent>& extra) {
-    auto same = [](const GameEvent& a, const GameEvent& b) {
-        return a.kind == b.kind && a.subject == b.subject && a.other == b.other && a.value == b.value &&
-               a.scope == b.scope;
-    };
+inline bool messages_kept(const std::vector<OutMessage>& sent, const std::vector<OutMessage>& again,
+                          std::vector<OutMessage>& extra) {
     std::vector<bool> used(again.size(), false);
-    for (const GameEvent& e : sent) {
+    for (const OutMessage& m : sent) {
         bool found = false;
         for (std::size_t i = 0; i < again.size() && !found; ++i)
-            if (!used[i] && same(e, again[i])) used[i] = found = true;
+            if (!used[i] && m == again[i]) used[i] = found = true;
         if (!found) return false;
     }
     for (std::size_t i = 0; i < again.size(); ++i)

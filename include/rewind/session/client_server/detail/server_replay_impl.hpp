@@ -74,16 +74,16 @@ bool Server<G>::replay_from(Tick from) {
         lag_.step(s, std::span<const Input>(r->inputs));
         lag_.record(t, s);  // later shots of the replay look back at the replayed past
         ++ran;
-        if constexpr (EmitsEvents<G>) {
-            game_events_.clear();
-            G::collect_events(r->before, s, game_events_);
-            std::vector<GameEvent> found;
-            if (!events_kept(r->events, game_events_, found)) {
-                kept = false;  // an event the clients hold would not have happened: the past stands
+        if constexpr (EmitsMessages<G>) {
+            outbox_.clear();
+            G::collect_messages(r->before, s, outbox_);
+            std::vector<OutMessage> found;
+            if (!messages_kept(r->messages, outbox_.items(), found)) {
+                kept = false;  // a message the clients hold would not have been sent: the past stands
                 break;
             }
-            for (const GameEvent& e : found) extra_.push_back(std::pair<Tick, GameEvent>{t, e});
-            r->events = game_events_;
+            for (OutMessage& m : found) extra_.push_back(std::pair<Tick, OutMessage>{t, std::move(m)});
+            r->messages = outbox_.items();
         }
     }
     core_.count_replay(ran, kept);
@@ -100,7 +100,7 @@ bool Server<G>::replay_from(Tick from) {
     state_ = s;
     after_ = s;
     for (const auto& [slot, verdict] : pending_verdicts_) core_.count_shot(slot, verdict);
-    for (const auto& [t, e] : extra_) send_event(e, t, true);
+    for (const auto& [t, m] : extra_) send_out(m, t);
     if (observer_)
         for (Tick t = from; t < core_.tick(); ++t)
             observer_(observer_user_, t, replay_.find(t)->before, after_of(t), true);
