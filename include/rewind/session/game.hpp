@@ -94,11 +94,13 @@ concept DescribesDiff = DeterministicGame<G> && requires(const typename G::State
     G::describe_diff(a, a, out);
 };
 
-/// An authoritative-server game: seats (the client-server sessions copy and compare the State as bytes: it
-/// is trivially copyable). `add_player(State&, slot)` and `remove_player(State&, slot)`
-/// (nothing of a removed player stays). Optional (game_hooks.hpp): sanitize, lag compensation.
+/// An authoritative-server game: seats. The client-server sessions copy the State (the client keeps one per
+/// predicted tick, the server one per recorded tick), so it must be copyable; a world on the heap (a
+/// std::vector of entities) is fine, at the price of its copies. `add_player(State&, slot)` and
+/// `remove_player(State&, slot)` (nothing of a removed player stays). Optional (game_hooks.hpp): sanitize,
+/// lag compensation.
 template <class G>
-concept ServerGame = DeterministicGame<G> && std::is_trivially_copyable_v<typename G::State> &&
+concept ServerGame = DeterministicGame<G> && std::copyable<typename G::State> &&
     requires(typename G::State& s, int slot) {
     G::add_player(s, slot);
     G::remove_player(s, slot);

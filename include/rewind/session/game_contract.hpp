@@ -80,10 +80,9 @@ consteval bool deterministic_game() {
 template <class G>
 consteval bool server_game() {
     static_assert(deterministic_game<G>());
-    static_assert(
-        std::is_trivially_copyable_v<typename G::State>,
-        "rewind: the client-server sessions need a trivially copyable State (save/load hooks are for "
-        "rollback; docs/GUIDE.md, \"Heap state\")");
+    static_assert(std::copyable<typename G::State>,
+                  "rewind: the client-server sessions copy the State: it must be copyable (docs/GUIDE.md, "
+                  "\"Heap state\")");
     static_assert(
         requires(typename G::State & s, int slot) {
             G::add_player(s, slot);
