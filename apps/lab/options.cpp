@@ -78,6 +78,9 @@ rwd::Status LabOptions::validate() const {
     auto bad = [](const char* what) { return rwd::Status{rwd::Error{rwd::Errc::invalid_config, what}}; };
     const ModelEntry* m = find_model(model);
     if (!m) return bad("--model must be client-server, rollback or lockstep");
+    if (game != "arena" && game != "swarm") return bad("--game must be arena or swarm");
+    if (game == "swarm" && model == "client-server")
+        return bad("--game swarm is a rollback game: use it with --model rollback or lockstep");
     if (players && (*players < m->min_players || *players > m->max_players))
         return bad(m->max_players > 4 ? "--players must be 1..63 for client-server"
                                       : "--players must be 2..4 for rollback and lockstep (peers)");
@@ -110,6 +113,12 @@ void add_options(CLI::App& app, LabOptions& o) {
     for (const ModelEntry& m : models()) model_names.emplace_back(m.name);
     app.add_option("--model", o.model, "sync model: client-server, rollback, lockstep")
         ->check(CLI::IsMember(model_names))
+        ->capture_default_str();
+    app.add_option(
+           "--game", o.game,
+           "the game of the rollback and lockstep models: arena, or swarm (its world lives on the heap "
+           "and rolls back through save/load hooks)")
+        ->check(CLI::IsMember({"arena", "swarm"}))
         ->capture_default_str();
     app.add_option("--players", o.players,
                    "bot-driven players: 1..63 for client-server (default 8), 2..4 peers for rollback and "

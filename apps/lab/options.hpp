@@ -32,6 +32,7 @@ struct LinkKnobs {
 /// Everything a lab run is told.
 struct LabOptions {
     std::string model = "client-server";   ///< which sync model to measure
+    std::string game = "arena";            ///< rollback/lockstep: arena, or swarm (a world on the heap)
     std::optional<int> players;            ///< bot-driven players (unset: the model's default)
     double duration_s = 60.0;              ///< simulated seconds of the main match
     std::uint64_t seed = 1;                ///< seeds the network, the bots and the frame timing

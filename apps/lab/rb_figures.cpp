@@ -63,6 +63,7 @@ void to_json(nlohmann::json& j, const RbFigures& f) {
                           {"time_scale", s.time_scale},
                           {"resim_per_s", s.resim_per_s}});
     j = {{"mode", f.mode},
+         {"game", f.game},
          {"players", f.players},
          {"input_delay", f.input_delay},
          {"max_prediction", f.max_prediction},

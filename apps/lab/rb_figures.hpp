@@ -76,6 +76,7 @@ struct RbSample {
 /// Everything a pass measured.
 struct RbFigures {
     std::string mode;                           ///< "rollback" or "lockstep"
+    std::string game;                           ///< "arena" or "swarm"
     int players = 2;                            ///< peers
     int input_delay = 2;                        ///< frames of input delay
     int max_prediction = 8;                     ///< prediction window (0 = lockstep)

@@ -4,6 +4,7 @@
 
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
+#include <swarm/swarm_game.hpp>
 
 #include <rewind/core/fixed_step.hpp>
 #include <rewind/core/rng.hpp>
@@ -22,7 +23,32 @@ namespace {
 
 using rwd::Micros;
 using rwd::rollback::Frame;
-using Session = rwd::rollback::P2PSession<arena::ArenaGame>;
+
+/// The arena: flat State, lag-compensated step (rollback passes no rewound targets).
+struct ArenaLabGame {
+    using Game = arena::ArenaGame;
+    using Bot = arena::Bot;
+    static arena::State initial(std::uint64_t seed, int players) {
+        arena::State s = arena::new_match(seed);
+        for (int p = 0; p < players; ++p) arena::ArenaGame::add_player(s, p);
+        return s;
+    }
+    static arena::Input think(Bot& bot, const arena::State& s, int slot) {
+        return bot.think(arena::view_of(s, slot));
+    }
+    static void step(arena::State& s, std::span<const arena::Input> in) {
+        arena::ArenaGame::step(s, in, nullptr);
+    }
+};
+
+/// Swarm: a world of heap vectors, rolled back through its save/load hooks.
+struct SwarmLabGame {
+    using Game = swarm::SwarmGame;
+    using Bot = swarm::Bot;
+    static swarm::State initial(std::uint64_t, int players) { return swarm::new_match(players); }
+    static swarm::Input think(Bot& bot, const swarm::State& s, int slot) { return bot.think(s, slot); }
+    static void step(swarm::State& s, std::span<const swarm::Input> in) { swarm::SwarmGame::step(s, in); }
+};
 
 constexpr Micros kSampleEvery{250'000};
 constexpr Micros kConnectGiveUp{20'000'000};  // per pair; far beyond any profile's handshake
@@ -38,19 +64,24 @@ std::uint64_t wall_ns(void*) {
 }
 
 /// One machine of the mesh and what the lab tracks about it.
+template <class L>
 struct RbPeer {
+    using Game = typename L::Game;
+    using Input = typename Game::Input;
+    using Session = rwd::rollback::P2PSession<Game>;
+
     int index = 0;
     rwd::transport::Address addr;
     rwd::transport::Transport* ep = nullptr;
     std::unique_ptr<Session> session;
-    arena::Bot bot;
+    typename L::Bot bot;
     rwd::Rng rng;          // render frame timing
     rwd::FixedStep clock;  // the frame clock, run at the session's recommended speed
     Micros next_frame{};
     Micros last_frame{};
     Frame last_input_frame = rwd::rollback::kNullFrame;
-    arena::Input handed{};                               // the newest input handed to the session
-    arena::Input committed{};                            // the input of the newest committed frame
+    Input handed{};                                      // the newest input handed to the session
+    Input committed{};                                   // the input of the newest committed frame
     Frame recorded_through = rwd::rollback::kNullFrame;  // frames of its inputs written to sent_
     int delay_at_start = -1;                             // the session's input delay at its first frame
     Frame collected = rwd::rollback::kNullFrame;         // confirmed frames taken in
@@ -71,19 +102,24 @@ struct RbPeer {
           clock(rwd::FixedStepConfig{tick_rate, 8}) {}
 };
 
+template <class L>
 class RbMatch {
+    using Game = typename L::Game;
+    using Input = typename Game::Input;
+    using Peer = RbPeer<L>;
+    using Session = typename Peer::Session;
+
 public:
     explicit RbMatch(const RbPassConfig& c) : cfg_(c) {
         rwd::transport::SimNetworkConfig nc;
         nc.seed = c.seed;
         nc.default_link = c.up;
         net_ = std::make_unique<rwd::transport::SimNetwork>(nc);
-        initial_ = arena::new_match(c.seed);
-        for (int p = 0; p < c.players; ++p) arena::ArenaGame::add_player(initial_, p);
+        initial_ = L::initial(c.seed, c.players);
         sent_.assign(static_cast<std::size_t>(c.players), {});
         peers_.reserve(static_cast<std::size_t>(c.players));
         for (int i = 0; i < c.players; ++i) {
-            RbPeer& p = peers_.emplace_back(i, c.seed, c.tick_rate);
+            Peer& p = peers_.emplace_back(i, c.seed, c.tick_rate);
             p.addr =
                 rwd::transport::Address{"peer" + std::to_string(i), static_cast<std::uint16_t>(7000 + i)};
             p.ep = net_->listen(p.addr, 8).value();
@@ -148,7 +184,7 @@ private:
             pc.session_tag = static_cast<std::uint32_t>(cfg_.seed * 2654435761u);
             pc.seed = cfg_.seed * 31 + static_cast<std::uint64_t>(i);
             pc.clock = rwd::rollback::ClockFn{&wall_ns, nullptr};
-            RbPeer& p = peers_[i];
+            Peer& p = peers_[i];
             p.session = Session::create(*p.ep, pc, initial_).value();
             (void)p.session->add_local_player(i);
             for (int j = 0; j < n; ++j)
@@ -164,8 +200,8 @@ private:
         end_ = start_ + seconds(cfg_.duration_s);
         Micros next_sample = start_ + kSampleEvery;
         while (true) {
-            RbPeer* first = &peers_.front();
-            for (RbPeer& p : peers_)
+            Peer* first = &peers_.front();
+            for (Peer& p : peers_)
                 if (p.next_frame < first->next_frame) first = &p;
             if (next_sample <= first->next_frame) {
                 if (next_sample > end_) break;
@@ -182,7 +218,7 @@ private:
     }
 
     // One render frame of a peer: the frame clock (at the recommended speed) says how many frames are due.
-    void render_frame(RbPeer& p) {
+    void render_frame(Peer& p) {
         const double jitter =
             cfg_.frame_jitter * (2.0 * (static_cast<double>(p.rng.uniform(1u << 20)) / (1u << 20)) - 1.0);
         p.next_frame =
@@ -203,11 +239,11 @@ private:
     }
 
     // One frame: the bot picks the input from this peer's own (predicted) state, once per distinct frame.
-    void frame(RbPeer& p) {
+    void frame(Peer& p) {
         Session& s = *p.session;
         const Frame f = s.current_frame();
         if (f != p.last_input_frame) {
-            const arena::Input in = p.bot.think(arena::view_of(s.state(), p.index));
+            const Input in = L::think(p.bot, s.state(), p.index);
             if (!s.add_local_input(p.index, in).ok()) return;
             p.handed = in;
             p.last_input_frame = f;
@@ -220,12 +256,12 @@ private:
     // says): that frame gets the input the bot handed over, the frames before it the previous input (a
     // longer delay repeats it; the first frames are neutral). No new frame: the input repeated the previous
     // one and was merged away (a shorter delay).
-    void record_committed(RbPeer& p) {
+    void record_committed(Peer& p) {
         const Frame last = p.session->last_local_input_frame();
         if (last <= p.recorded_through) return;
         auto& mine = sent_[static_cast<std::size_t>(p.index)];
         const auto at = static_cast<std::size_t>(last);
-        if (mine.size() <= at) mine.resize(at + 1, arena::Input{});
+        if (mine.size() <= at) mine.resize(at + 1, Input{});
         for (Frame g = p.recorded_through + 1; g < last; ++g) mine[static_cast<std::size_t>(g)] = p.committed;
         mine[at] = p.handed;
         p.committed = p.handed;
@@ -233,7 +269,7 @@ private:
     }
 
     // Events, and the checksum and inputs of every newly confirmed frame (while they are still in the rings).
-    void collect(RbPeer& p) {
+    void collect(Peer& p) {
         Session& s = *p.session;
         rwd::rollback::SessionEvent e;
         while (s.poll_event(e)) {
@@ -256,7 +292,7 @@ private:
                 ++d.missing_checksums;
             }
             for (int slot = 0; slot < cfg_.players; ++slot) {
-                arena::Input in{};
+                Input in{};
                 const auto& sent = sent_[static_cast<std::size_t>(slot)];
                 ++d.input_comparisons;
                 if (!s.confirmed_input(slot, f, in) || sent.size() <= fi || !(sent[fi] == in))
@@ -268,7 +304,7 @@ private:
 
     void sample() {
         const double t = (now_ - start_).seconds();
-        for (RbPeer& p : peers_) {
+        for (Peer& p : peers_) {
             const auto st = p.session->stats();
             p.resim_history.emplace_back(now_, st.frames_resimulated);
             while (p.resim_history.size() > 1 && now_ - p.resim_history.front().first > Micros{1'000'000})
@@ -296,26 +332,26 @@ private:
 
     RbPassConfig cfg_;
     std::unique_ptr<rwd::transport::SimNetwork> net_;
-    arena::State initial_{};
-    std::vector<RbPeer> peers_;
-    std::vector<std::vector<arena::Input>>
-        sent_;  // by slot, by frame: the input each bot's session committed
+    typename Game::State initial_{};
+    std::vector<Peer> peers_;
+    std::vector<std::vector<Input>> sent_;  // by slot, by frame: the input each bot's session committed
     Micros now_{};
     Micros start_{};
     Micros end_{};
     RbFigures fig_;
 };
 
-void RbMatch::finish() {
+template <class L>
+void RbMatch<L>::finish() {
     fig_.simulated_s = (end_ - start_).seconds();
     Micros all_running = start_;
-    for (const RbPeer& p : peers_) all_running = std::max(all_running, p.running_at.value_or(end_));
+    for (const Peer& p : peers_) all_running = std::max(all_running, p.running_at.value_or(end_));
     fig_.running_s = (end_ - all_running).seconds();
     fig_.rollback_depth.assign(rwd::rollback::kRollbackHistogramSize, 0);
     std::vector<double> all_ahead;
     std::uint64_t rollback_ns = 0;
     double peer_running_s = 0;
-    for (const RbPeer& p : peers_) {
+    for (const Peer& p : peers_) {
         if (!p.session) continue;
         const auto st = p.session->stats();
         RbPeerFigures pf;
@@ -391,24 +427,25 @@ void RbMatch::finish() {
     replay();
 }
 
-// The strongest check: one plain loop over ArenaGame::step with the inputs the bots handed their sessions
+// The strongest check: one plain loop over the game's step with the inputs the bots handed their sessions
 // (not what any session reports), compared frame by frame with every peer's checksum; and the peers pairwise.
-void RbMatch::replay() {
+template <class L>
+void RbMatch<L>::replay() {
     RbDeterminism& d = fig_.determinism;
     Frame frames = std::numeric_limits<Frame>::max();
-    for (const RbPeer& p : peers_) frames = std::min(frames, p.collected + 1);
+    for (const Peer& p : peers_) frames = std::min(frames, p.collected + 1);
     if (peers_.empty() || !peers_.front().session) frames = 0;
     d.frames = frames;
-    arena::State s = initial_;
-    std::vector<arena::Input> in(static_cast<std::size_t>(arena::ArenaGame::kMaxPlayers));
+    typename Game::State s = initial_;
+    std::vector<Input> in(static_cast<std::size_t>(Game::kMaxPlayers));
     for (Frame f = 0; f < frames; ++f) {
         const auto fi = static_cast<std::size_t>(f);
         for (int slot = 0; slot < cfg_.players; ++slot) {
             const auto& sent = sent_[static_cast<std::size_t>(slot)];
-            in[static_cast<std::size_t>(slot)] = fi < sent.size() ? sent[fi] : arena::Input{};
+            in[static_cast<std::size_t>(slot)] = fi < sent.size() ? sent[fi] : Input{};
         }
-        arena::ArenaGame::step(s, in, nullptr);
-        const std::uint64_t expect = arena::ArenaGame::checksum(s);
+        L::step(s, in);
+        const std::uint64_t expect = Game::checksum(s);
         for (std::size_t a = 0; a < peers_.size(); ++a) {
             if (!peers_[a].has_checksum[fi]) continue;
             ++d.replay_comparisons;
@@ -428,6 +465,11 @@ void RbMatch::replay() {
 
 }  // namespace
 
-RbFigures run_rb_pass(const RbPassConfig& config) { return RbMatch(config).run(); }
+RbFigures run_rb_pass(const RbPassConfig& config) {
+    RbFigures f = config.game == RbGame::swarm ? RbMatch<SwarmLabGame>(config).run()
+                                               : RbMatch<ArenaLabGame>(config).run();
+    f.game = config.game == RbGame::swarm ? "swarm" : "arena";
+    return f;
+}
 
 }  // namespace lab

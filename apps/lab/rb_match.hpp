@@ -1,5 +1,5 @@
-// One rollback or lockstep lab pass: bot-driven P2P arena peers in a full mesh over SimNetwork, on virtual
-// time.
+// One rollback or lockstep lab pass: bot-driven P2P peers of the arena or swarm in a full mesh over
+// SimNetwork, on virtual time.
 #pragma once
 
 #include "rb_figures.hpp"
@@ -11,8 +11,13 @@
 
 namespace lab {
 
+/// The game a rollback/lockstep pass runs: the arena (a flat State) or swarm (a world on the heap, rolled
+/// back through save/load hooks).
+enum class RbGame { arena, swarm };
+
 /// What one rollback/lockstep pass runs.
 struct RbPassConfig {
+    RbGame game = RbGame::arena;    ///< which game the peers play
     int players = 2;                ///< peers, one local bot player each (2..4)
     double duration_s = 60;         ///< simulated seconds after the transport mesh connected
     std::uint64_t seed = 1;         ///< network, bots and frame timing

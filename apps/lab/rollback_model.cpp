@@ -65,6 +65,7 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     const auto up = up_link(o).value();
     const auto down = down_link(o).value();
     RbPassConfig pc;
+    pc.game = o.game == "swarm" ? RbGame::swarm : RbGame::arena;
     pc.players = players;
     pc.duration_s = o.duration_s;
     pc.seed = o.seed;
@@ -79,8 +80,8 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     const RbFigures f = run_rb_pass(pc);
     const RbDeterminism& d = f.determinism;
 
-    r.header.push_back(fmt("rewind-lab  model %s  players %d  duration %.0f s  seed %llu", name, players,
-                           o.duration_s, static_cast<unsigned long long>(o.seed)) +
+    r.header.push_back(fmt("rewind-lab  model %s  game %s  players %d  duration %.0f s  seed %llu", name,
+                           f.game.c_str(), players, o.duration_s, static_cast<unsigned long long>(o.seed)) +
                        players_note);
     int start_lo = 1 << 30, start_hi = 0, used_lo = 1 << 30, used_hi = 0;
     std::uint64_t delay_changes = 0;

@@ -20,7 +20,7 @@ using rwd::rollback::SyncTestSession;
 
 static_assert(!std::is_trivially_copyable_v<HeapGame::State>);
 static_assert(rwd::HasStateSaveLoad<HeapGame> && rwd::DeterministicGame<HeapGame>);
-static_assert(!rwd::ServerGame<HeapGame>);  // client-server sessions copy the State as bytes
+static_assert(!rwd::ServerGame<HeapGame>);  // a rollback-only game: it has no seats
 static_assert(rwd::contract::deterministic_game<HeapGame>());
 
 template <class G>
