@@ -13,6 +13,7 @@ SimEndpoint::SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address add
     : wire_(wire),
       config_(config),
       address_(std::move(address)),
+      inbox_of_(wire.inbox(address_)),
       max_peers_(max_peers),
       accept_incoming_(accept_incoming),
       now_(now) {}
@@ -115,7 +116,7 @@ std::size_t SimEndpoint::max_message_size() const { return config_.mtu - kHeader
 
 void SimEndpoint::update(Micros now) {
     now_ = std::max(now, now_);
-    wire_.collect(now_, address_, inbox_);
+    wire_.collect(now_, inbox_of_, inbox_);
     for (const auto& d : inbox_) receive(now_, d.from, d.bytes);
     inbox_.clear();
     check_timeouts(now_);
@@ -234,7 +235,8 @@ void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,
     p.rate_sent.add(packet.size());
     p.last_sent = now;
     p.ack_pending = false;
-    wire_.transmit(now, address_, p.address, std::move(packet));
+    if (p.link == nullptr) p.link = &wire_.link(address_, p.address);
+    wire_.transmit(now, *p.link, std::move(packet));
     packet.assign(kHeaderBytes, 0);
 }
 
@@ -245,7 +247,7 @@ void SimEndpoint::send_control(Micros now, const Address& to, PacketType type,
     h.type = type;
     write_header(packet, h);
     packet.insert(packet.end(), payload.begin(), payload.end());
-    wire_.transmit(now, address_, to, std::move(packet));
+    wire_.transmit(now, wire_.link(address_, to), std::move(packet));
 }
 
 }  // namespace rwd::transport::sim

@@ -15,7 +15,12 @@
 
 namespace rwd::transport::sim {
 
-// What an endpoint needs from its network: put a datagram on a link, take the ones that arrived.
+/// The links into one address, owned by the network (defined in sim_network.cpp).
+struct Inbox;
+
+// What an endpoint needs from its network: put a datagram on a link, take the ones that arrived. Links and
+// inboxes are looked up once and then held: they live as long as the network, so the per-datagram path
+// allocates and compares nothing.
 class Wire {
 public:
     struct Datagram {
@@ -23,9 +28,10 @@ public:
         std::vector<std::uint8_t> bytes;
     };
     virtual ~Wire() = default;
-    virtual void transmit(Micros now, const Address& from, const Address& to,
-                          std::vector<std::uint8_t> bytes) = 0;
-    virtual void collect(Micros now, const Address& to, std::vector<Datagram>& out) = 0;
+    virtual Link& link(const Address& from, const Address& to) = 0;
+    virtual Inbox& inbox(const Address& to) = 0;
+    virtual void transmit(Micros now, Link& link, std::vector<std::uint8_t> bytes) = 0;
+    virtual void collect(Micros now, Inbox& inbox, std::vector<Datagram>& out) = 0;
     virtual void count_malformed() = 0;
     virtual void count_unknown_sender() = 0;
 };
@@ -72,6 +78,7 @@ private:
     Wire& wire_;
     const SimNetworkConfig& config_;
     Address address_;
+    Inbox& inbox_of_;  // the links into address_
     std::size_t max_peers_;
     bool accept_incoming_;
     Micros now_{};

@@ -45,42 +45,54 @@ Status SimNetworkConfig::validate() const {
     return {};
 }
 
+namespace sim {
+
+struct Link {
+    Address from, to;
+    LinkConditioner conditioner;
+    std::string from_key, to_key;  // "host:port": the link's seed and every delivery's trace hash them
+};
+
+struct Inbox {
+    std::vector<Link*> links;   // in creation order
+    bool has_endpoint = false;  // else what arrives is dropped as undeliverable
+};
+
+}  // namespace sim
+
 class SimNetwork::Impl final : public sim::Wire {
 public:
-    struct Link {
-        Address from, to;
-        LinkConditioner conditioner;
-    };
+    using Link = sim::Link;
+    using Inbox = sim::Inbox;
 
     explicit Impl(const SimNetworkConfig& c) : config(c) {}
 
-    Link& link(const Address& from, const Address& to) {
+    Link& link(const Address& from, const Address& to) override {
         auto key = std::make_pair(key_of(from), key_of(to));
         auto it = links.find(key);
         if (it != links.end()) return it->second;
         const std::uint64_t link_seed =
             fnv(fnv(fnv(kFnvOffset, &config.seed, sizeof config.seed), key.first), key.second);
-        auto [pos, inserted] =
-            links.emplace(key, Link{from, to, LinkConditioner(config.default_link, link_seed)});
-        incoming[key.second].push_back(&pos->second);
+        auto [pos, inserted] = links.emplace(
+            key, Link{from, to, LinkConditioner(config.default_link, link_seed), key.first, key.second});
+        incoming[key.second].links.push_back(&pos->second);
         return pos->second;
     }
 
-    void transmit(Micros at, const Address& from, const Address& to,
-                  std::vector<std::uint8_t> bytes) override {
+    Inbox& inbox(const Address& to) override { return incoming[key_of(to)]; }
+
+    void transmit(Micros at, Link& l, std::vector<std::uint8_t> bytes) override {
         ++stats.datagrams_sent;
-        link(from, to).conditioner.submit(at, std::move(bytes));
+        l.conditioner.submit(at, std::move(bytes));
     }
 
-    // Takes every datagram due by `at` for `to`, earliest first across its incoming links.
-    void collect(Micros at, const Address& to, std::vector<Datagram>& out) override {
+    // Takes every datagram due by `at` for the inbox's address, earliest first across its incoming links.
+    void collect(Micros at, Inbox& in, std::vector<Datagram>& out) override {
         out.clear();
-        auto it = incoming.find(key_of(to));
-        if (it == incoming.end()) return;
         for (;;) {
             Link* best = nullptr;
             Micros best_at{};
-            for (Link* l : it->second) {
+            for (Link* l : in.links) {
                 const auto t = l->conditioner.next_ready_time();
                 if (t && *t <= at && (best == nullptr || *t < best_at)) {
                     best = l;
@@ -92,7 +104,7 @@ public:
             if (!best->conditioner.pop_ready(at, d.bytes)) return;
             ++stats.datagrams_delivered;
             trace = fnv(trace, &best_at.count, sizeof best_at.count);
-            trace = fnv(fnv(trace, key_of(best->from)), key_of(to));
+            trace = fnv(fnv(trace, best->from_key), best->to_key);
             trace = fnv(trace, d.bytes.data(), d.bytes.size());
             out.push_back(std::move(d));
         }
@@ -104,10 +116,21 @@ public:
     // Datagrams due at addresses with no endpoint are dropped and counted.
     void drain_orphans(Micros at) {
         std::vector<std::uint8_t> sink;
-        for (auto& [key, l] : links) {
-            if (endpoints.count(key.second) != 0) continue;
-            while (l.conditioner.pop_ready(at, sink)) ++stats.datagrams_undeliverable;
+        for (auto& [key, in] : incoming) {
+            if (in.has_endpoint) continue;
+            for (Link* l : in.links)
+                while (l->conditioner.pop_ready(at, sink)) ++stats.datagrams_undeliverable;
         }
+    }
+
+    // Creates the endpoint at `address` (which must be free) and marks its inbox as delivered.
+    Transport* add_endpoint(const Address& address, std::size_t max_peers, bool accept_incoming) {
+        const std::string key = key_of(address);
+        auto e = std::make_unique<sim::SimEndpoint>(*this, config, address, max_peers, accept_incoming, now);
+        Transport* t = e.get();
+        endpoints.emplace(key, std::move(e));
+        incoming[key].has_endpoint = true;
+        return t;
     }
 
     SimNetworkConfig config;
@@ -115,7 +138,7 @@ public:
     SimNetworkStats stats;
     std::uint64_t trace = kFnvOffset;
     std::map<std::pair<std::string, std::string>, Link> links;  // (from, to) -> link; map nodes never move
-    std::map<std::string, std::vector<Link*>> incoming;         // to -> its links, in creation order
+    std::map<std::string, Inbox> incoming;                      // to -> its links; map nodes never move
     std::map<std::string, std::unique_ptr<sim::SimEndpoint>> endpoints;
 };
 
@@ -131,26 +154,20 @@ Result<std::unique_ptr<SimNetwork>> SimNetwork::create(const SimNetworkConfig& c
 }
 
 Result<Transport*> SimNetwork::listen(const Address& address, std::size_t max_peers) {
-    const std::string key = key_of(address);
-    if (impl_->endpoints.count(key) != 0) return Error{Errc::already_exists, "address in use"};
-    auto e = std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, max_peers, true, impl_->now);
-    Transport* t = e.get();
-    impl_->endpoints.emplace(key, std::move(e));
-    return t;
+    if (impl_->endpoints.count(key_of(address)) != 0) return Error{Errc::already_exists, "address in use"};
+    return impl_->add_endpoint(address, max_peers, true);
 }
 
 Result<Transport*> SimNetwork::create_endpoint(const Address& address) {
-    const std::string key = key_of(address);
-    if (impl_->endpoints.count(key) != 0) return Error{Errc::already_exists, "address in use"};
+    if (impl_->endpoints.count(key_of(address)) != 0) return Error{Errc::already_exists, "address in use"};
     constexpr std::size_t kOutgoingLimit = 1024;
-    auto e =
-        std::make_unique<sim::SimEndpoint>(*impl_, impl_->config, address, kOutgoingLimit, false, impl_->now);
-    Transport* t = e.get();
-    impl_->endpoints.emplace(key, std::move(e));
-    return t;
+    return impl_->add_endpoint(address, kOutgoingLimit, false);
 }
 
-void SimNetwork::close_endpoint(const Address& address) { impl_->endpoints.erase(key_of(address)); }
+void SimNetwork::close_endpoint(const Address& address) {
+    const std::string key = key_of(address);
+    if (impl_->endpoints.erase(key) != 0) impl_->incoming[key].has_endpoint = false;
+}
 
 Status SimNetwork::set_link(const Address& from, const Address& to, const LinkConfig& config) {
     if (Status s = config.validate(); !s.ok()) return s;
@@ -175,7 +192,7 @@ std::optional<LinkCounters> SimNetwork::link_counters(const Address& from, const
 
 void SimNetwork::inject(Micros now, const Address& from, const Address& to,
                         std::vector<std::uint8_t> datagram) {
-    impl_->transmit(now, from, to, std::move(datagram));
+    impl_->transmit(now, impl_->link(from, to), std::move(datagram));
 }
 
 void SimNetwork::advance_to(Micros now) {

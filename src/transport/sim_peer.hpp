@@ -93,9 +93,13 @@ struct InSlot {
     std::vector<std::uint8_t> data;
 };
 
+/// One direction between two addresses, owned by the network (defined in sim_network.cpp).
+struct Link;
+
 struct Peer {
     PeerId id = kInvalidPeer;
     Address address;
+    Link* link = nullptr;    // this endpoint -> address, looked up at the first send
     bool outgoing = false;   // we called connect()
     bool connected = false;  // handshake done
     Micros created_at{}, last_heard{}, last_sent{}, last_connect_attempt{};
