@@ -87,7 +87,9 @@ Status SimEndpoint::send(PeerId peer, Delivery delivery, std::span<const std::ui
     if (data.size() > max_message_size())
         return Error{Errc::length_too_long, "message larger than max_message_size()"};
     if (delivery == Delivery::unreliable) {
-        p->unreliable_out.emplace_back(data.begin(), data.end());
+        std::vector<std::uint8_t> b = wire_.buffer();
+        b.assign(data.begin(), data.end());
+        p->unreliable_out.push_back(std::move(b));
         return {};
     }
     if (p->reliable_out.size() >= config_.max_reliable_queue) {
@@ -117,7 +119,10 @@ std::size_t SimEndpoint::max_message_size() const { return config_.mtu - kHeader
 void SimEndpoint::update(Micros now) {
     now_ = std::max(now, now_);
     wire_.collect(now_, inbox_of_, inbox_);
-    for (const auto& d : inbox_) receive(now_, d.from, d.bytes);
+    for (auto& d : inbox_) {
+        receive(now_, d.from, d.bytes);
+        wire_.recycle(std::move(d.bytes));
+    }
     inbox_.clear();
     check_timeouts(now_);
     for (auto& [id, p] : peers_) {
@@ -169,7 +174,7 @@ void SimEndpoint::evaluate_loss(Micros now, Peer& p, bool make_room) {
     // the next send reuses is judged (early, whatever its age).
     const Micros horizon = loss_horizon(p);
     while (p.oldest_unevaluated != p.next_seq) {
-        SentPacket& s = p.sent[p.oldest_unevaluated % kSentBuffer];
+        SentPacket& s = p.sent.at(p.oldest_unevaluated);
         const bool valid = s.used && s.seq == p.oldest_unevaluated;
         if (make_room) {
             if (seq_diff(p.next_seq, p.oldest_unevaluated) < static_cast<std::int32_t>(kSentBuffer)) break;
@@ -184,17 +189,32 @@ void SimEndpoint::evaluate_loss(Micros now, Peer& p, bool make_room) {
     }
 }
 
+bool SimEndpoint::has_due(Micros now, const Peer& p, Micros timeout) const {
+    if (!p.unreliable_out.empty() || p.ack_pending || now - p.last_sent >= config_.keepalive_interval)
+        return true;
+    const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
+    for (std::size_t i = 0; i < window; ++i) {
+        const OutMessage& m = p.reliable_out[i];
+        if (!m.acked && (!m.sent || now - m.last_sent >= timeout)) return true;
+    }
+    return false;
+}
+
 void SimEndpoint::flush(Micros now, Peer& p) {
-    std::vector<std::uint8_t> packet(kHeaderBytes);
+    const Micros timeout = rto(p);
+    if (!has_due(now, p, timeout)) return;  // nothing to send: most updates of a quiet peer
+    std::vector<std::uint8_t> packet = wire_.buffer();
+    packet.resize(kHeaderBytes);
     std::vector<std::uint16_t> ids;
     bool emitted = false;
     auto make_room = [&](std::size_t bytes) {
         if (packet.size() + bytes <= config_.mtu) return;
         emit(now, p, packet, std::move(ids));
+        packet = wire_.buffer();
+        packet.resize(kHeaderBytes);
         ids = {};
         emitted = true;
     };
-    const Micros timeout = rto(p);
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
     for (std::size_t i = 0; i < window; ++i) {
         OutMessage& m = p.reliable_out[i];
@@ -209,11 +229,14 @@ void SimEndpoint::flush(Micros now, Peer& p) {
         const std::vector<std::uint8_t>& m = p.unreliable_out.front();
         make_room(message_size(false, m.size()));
         append_message(packet, false, 0, m);
+        wire_.recycle(std::move(p.unreliable_out.front()));
         p.unreliable_out.pop_front();
     }
     if (packet.size() > kHeaderBytes ||
         (!emitted && (p.ack_pending || now - p.last_sent >= config_.keepalive_interval))) {
         emit(now, p, packet, std::move(ids));
+    } else {
+        wire_.recycle(std::move(packet));
     }
 }
 
@@ -227,7 +250,7 @@ void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,
     h.ack = p.remote_latest;
     h.ack_bits = p.remote_bits;
     write_header(packet, h);
-    SentPacket& s = p.sent[p.next_seq % kSentBuffer];
+    SentPacket& s = p.sent.at(p.next_seq);
     s = SentPacket{true, false, false, p.next_seq, now, std::move(ids)};
     ++p.next_seq;
     p.stats.bytes_sent += packet.size();
@@ -237,12 +260,12 @@ void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,
     p.ack_pending = false;
     if (p.link == nullptr) p.link = &wire_.link(address_, p.address);
     wire_.transmit(now, *p.link, std::move(packet));
-    packet.assign(kHeaderBytes, 0);
+    packet.clear();
 }
 
 void SimEndpoint::send_control(Micros now, const Address& to, PacketType type,
                                std::span<const std::uint8_t> payload) {
-    std::vector<std::uint8_t> packet;
+    std::vector<std::uint8_t> packet = wire_.buffer();
     Header h;
     h.type = type;
     write_header(packet, h);

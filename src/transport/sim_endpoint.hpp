@@ -31,6 +31,11 @@ public:
     virtual Link& link(const Address& from, const Address& to) = 0;
     virtual Inbox& inbox(const Address& to) = 0;
     virtual void transmit(Micros now, Link& link, std::vector<std::uint8_t> bytes) = 0;
+    // An empty datagram buffer, with the capacity of one already used when there is one: every datagram
+    // travels in a recycled buffer, so a network in steady state allocates none.
+    virtual std::vector<std::uint8_t> buffer() = 0;
+    // Gives a datagram's buffer back once it has been read.
+    virtual void recycle(std::vector<std::uint8_t>&& bytes) = 0;
     virtual void collect(Micros now, Inbox& inbox, std::vector<Datagram>& out) = 0;
     virtual void count_malformed() = 0;
     virtual void count_unknown_sender() = 0;
@@ -67,7 +72,10 @@ private:
     void malformed(Peer* p);
 
     void check_timeouts(Micros now);
+    // Whether flush() has anything to send now: a message, a due retransmission, an ack or a keepalive.
+    [[nodiscard]] bool has_due(Micros now, const Peer& p, Micros timeout) const;
     void flush(Micros now, Peer& p);
+    // Sends `packet` (its header space first) with the reliable message ids it carries; packet is left empty.
     void emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids);
     void send_control(Micros now, const Address& to, PacketType type,
                       std::span<const std::uint8_t> payload = {});

@@ -81,6 +81,17 @@ public:
 
     Inbox& inbox(const Address& to) override { return incoming[key_of(to)]; }
 
+    std::vector<std::uint8_t> buffer() override {
+        if (spare.empty()) return {};
+        std::vector<std::uint8_t> b = std::move(spare.back());
+        spare.pop_back();
+        b.clear();
+        return b;
+    }
+    void recycle(std::vector<std::uint8_t>&& bytes) override {
+        if (spare.size() < kMaxSpareBuffers && bytes.capacity() > 0) spare.push_back(std::move(bytes));
+    }
+
     void transmit(Micros at, Link& l, std::vector<std::uint8_t> bytes) override {
         ++stats.datagrams_sent;
         l.conditioner.submit(at, std::move(bytes));
@@ -119,7 +130,10 @@ public:
         for (auto& [key, in] : incoming) {
             if (in.has_endpoint) continue;
             for (Link* l : in.links)
-                while (l->conditioner.pop_ready(at, sink)) ++stats.datagrams_undeliverable;
+                while (l->conditioner.pop_ready(at, sink)) {
+                    ++stats.datagrams_undeliverable;
+                    recycle(std::move(sink));
+                }
         }
     }
 
@@ -140,6 +154,9 @@ public:
     std::map<std::pair<std::string, std::string>, Link> links;  // (from, to) -> link; map nodes never move
     std::map<std::string, Inbox> incoming;                      // to -> its links; map nodes never move
     std::map<std::string, std::unique_ptr<sim::SimEndpoint>> endpoints;
+    // Read datagrams' buffers, handed out again by buffer(): at most this many are kept.
+    static constexpr std::size_t kMaxSpareBuffers = 256;
+    std::vector<std::vector<std::uint8_t>> spare;
 };
 
 SimNetwork::SimNetwork(const SimNetworkConfig& config) : impl_(std::make_unique<Impl>(config)) {

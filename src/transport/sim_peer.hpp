@@ -93,6 +93,27 @@ struct InSlot {
     std::vector<std::uint8_t> data;
 };
 
+// A ring of N slots keyed by a sequence number (slot = key mod N) whose storage grows to the highest slot
+// used: a connection that sends a hundred packets holds a hundred slots, not N.
+template <class T, std::size_t N>
+class GrowingRing {
+public:
+    // The slot of `key`, made (value-initialized) if the ring had not grown that far.
+    T& at(std::size_t key) {
+        const std::size_t i = key % N;
+        if (i >= slots_.size()) slots_.resize(i + 1);
+        return slots_[i];
+    }
+    // The slot of `key`, or nullptr when the ring never grew that far (an unused slot).
+    [[nodiscard]] T* find(std::size_t key) {
+        const std::size_t i = key % N;
+        return i < slots_.size() ? &slots_[i] : nullptr;
+    }
+
+private:
+    std::vector<T> slots_;
+};
+
 /// One direction between two addresses, owned by the network (defined in sim_network.cpp).
 struct Link;
 
@@ -108,7 +129,7 @@ struct Peer {
     // Packet sequence and acks.
     Seq16 next_seq = 0;
     Seq16 oldest_unevaluated = 0;
-    std::vector<SentPacket> sent = std::vector<SentPacket>(kSentBuffer);
+    GrowingRing<SentPacket, kSentBuffer> sent;  // by packet sequence
     bool have_received = false;
     Seq16 remote_latest = 0;
     std::uint32_t remote_bits = 0;
@@ -125,7 +146,7 @@ struct Peer {
     std::deque<OutMessage> reliable_out;  // ordered by id, front = oldest not yet acked
     std::uint16_t next_message_id = 0;
     std::uint16_t next_expected = 0;
-    std::vector<InSlot> received = std::vector<InSlot>(kReceiveWindow);
+    GrowingRing<InSlot, kReceiveWindow> received;  // by reliable message id
 
     // Statistics.
     RttEstimator rtt;

@@ -2,6 +2,7 @@
 // reliable reassembly of datagrams from any address.
 #include "transport/sim_endpoint.hpp"
 
+#include <bit>
 #include <optional>
 #include <utility>
 
@@ -136,11 +137,15 @@ bool SimEndpoint::ack_is_fresh(Peer& p, const Header& h) {
 }
 
 void SimEndpoint::process_acks(Micros now, Peer& p, const Header& h, bool fresh) {
-    for (unsigned i = 0; i <= 32; ++i) {
-        if (i > 0 && (h.ack_bits & (1u << (i - 1))) == 0) continue;
+    // Bit i: the packet h.ack - i (bit 0 is h.ack itself, the others come from ack_bits).
+    std::uint64_t acked = (std::uint64_t{h.ack_bits} << 1u) | 1u;
+    while (acked != 0) {
+        const auto i = static_cast<unsigned>(std::countr_zero(acked));
+        acked &= acked - 1;
         const auto seq = static_cast<Seq16>(h.ack - i);
-        SentPacket& s = p.sent[seq % kSentBuffer];
-        if (!s.used || s.seq != seq || s.acked) continue;
+        SentPacket* sp = p.sent.find(seq);  // an ack of a packet never sent finds nothing
+        if (sp == nullptr || !sp->used || sp->seq != seq || sp->acked) continue;
+        SentPacket& s = *sp;
         s.acked = true;
         // Only a fresh newest ack is an RTT sample: a packet acked through ack_bits, or by a repeated ack,
         // waited on the peer's side for a later packet (a lost answer, its keepalive interval when idle), and
@@ -159,15 +164,16 @@ void SimEndpoint::deliver_reliable(Peer& p, std::uint16_t id, std::span<const st
     const std::int32_t ahead = seq_diff(id, p.next_expected);
     if (ahead < 0 || ahead >= static_cast<std::int32_t>(kReceiveWindow))
         return;  // old duplicate / beyond window
-    InSlot& slot = p.received[id % kReceiveWindow];
+    InSlot& slot = p.received.at(id);
     if (!slot.used) {
         slot.used = true;
         slot.id = id;
         slot.data.assign(data.begin(), data.end());
     }
     for (;;) {
-        InSlot& next = p.received[p.next_expected % kReceiveWindow];
-        if (!next.used || next.id != p.next_expected) break;
+        InSlot* found = p.received.find(p.next_expected);
+        if (found == nullptr || !found->used || found->id != p.next_expected) break;
+        InSlot& next = *found;
         TransportEvent e;
         e.type = TransportEvent::Type::message;
         e.peer = p.id;

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -183,7 +184,14 @@ private:
     Input input_{};
     State state_{};  // predicted world at tick() - 1 (after the last predicted tick)
     SequenceBuffer<Input, kHistory, Tick> inputs_;
-    SequenceBuffer<State, kHistory, Tick> states_;  // states_[t]: after applying the input for t
+    using StateHistory = SequenceBuffer<State, kHistory, Tick>;
+    // (*states_)[t]: the world after applying the input for t. kHistory worlds can weigh megabytes: held on
+    // the heap and allocated at the first prediction, so a client that never plays never pays for them.
+    std::unique_ptr<StateHistory> states_;
+    StateHistory& state_history() {
+        if (!states_) states_ = std::make_unique<StateHistory>();
+        return *states_;
+    }
     Snapshot latest_{};
     Snapshot incoming_{};
     std::vector<Tick> refreshed_;       // newest_snapshot_value_ticks(), one per entity of latest_

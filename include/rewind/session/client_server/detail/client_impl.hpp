@@ -88,7 +88,7 @@ void Client<G>::restart_prediction(bool was_playing) {
     // The clock jumped: the prediction restarts from the newest snapshot at the new tick.
     const auto predicted_before = was_playing ? own_entity() : std::nullopt;
     inputs_.reset();
-    states_.reset();
+    if (states_) states_->reset();
     G::restore(state_, std::span<const EntityRecord>(latest_.entities));
     predicted_state_changed();
     has_first_input_ = false;
@@ -107,7 +107,7 @@ void Client<G>::predict_one(State& s, Tick t) {
     const int slot = core_.slot();
     if (slot >= 0 && own) in[static_cast<std::size_t>(slot)] = *own;
     hooks::step<G>(s, std::span<const Input>(in));
-    if (State* kept = states_.insert(t)) *kept = s;
+    if (State* kept = state_history().insert(t)) *kept = s;
 }
 
 template <class G>

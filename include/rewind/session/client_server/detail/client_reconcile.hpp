@@ -68,7 +68,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     const auto auth = own_in(snap.entities);
     std::optional<EntitySnapshot> predicted;
     if (snap.has_input)
-        if (const State* at = states_.find(snap.last_input_tick)) {
+        if (const State* at = states_ ? states_->find(snap.last_input_tick) : nullptr) {
             G::capture(*at, scratch_);
             predicted = own_in(scratch_);
         }
@@ -81,7 +81,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     Tick start = has_first_input_ ? first_input_tick_ : tick;
     if (snap.has_input) {
         if (snap.last_input_tick < tick)
-            if (State* at = states_.insert(snap.last_input_tick)) *at = s;
+            if (State* at = state_history().insert(snap.last_input_tick)) *at = s;
         if (snap.last_input_tick + 1 > start) start = snap.last_input_tick + 1;
     }
     if (tick - start > static_cast<std::int32_t>(kHistory) - 1)
