@@ -189,36 +189,47 @@ void SimEndpoint::evaluate_loss(Micros now, Peer& p, bool make_room) {
     }
 }
 
+namespace {
+// A reliable message goes out when it never has, or when its last copy has had `timeout` to be acked.
+bool message_due(const OutMessage& m, Micros now, Micros timeout) {
+    return !m.acked && (!m.sent || now - m.last_sent >= timeout);
+}
+}  // namespace
+
+bool SimEndpoint::bare_packet_due(Micros now, const Peer& p) const {
+    return p.ack_pending || now - p.last_sent >= config_.keepalive_interval;
+}
+
 bool SimEndpoint::has_due(Micros now, const Peer& p, Micros timeout) const {
-    if (!p.unreliable_out.empty() || p.ack_pending || now - p.last_sent >= config_.keepalive_interval)
-        return true;
+    if (!p.unreliable_out.empty() || bare_packet_due(now, p)) return true;
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
-    for (std::size_t i = 0; i < window; ++i) {
-        const OutMessage& m = p.reliable_out[i];
-        if (!m.acked && (!m.sent || now - m.last_sent >= timeout)) return true;
-    }
+    for (std::size_t i = 0; i < window; ++i)
+        if (message_due(p.reliable_out[i], now, timeout)) return true;
     return false;
 }
 
 void SimEndpoint::flush(Micros now, Peer& p) {
     const Micros timeout = rto(p);
     if (!has_due(now, p, timeout)) return;  // nothing to send: most updates of a quiet peer
-    std::vector<std::uint8_t> packet = wire_.buffer();
-    packet.resize(kHeaderBytes);
+    std::vector<std::uint8_t> packet;
+    auto start_packet = [&] {
+        packet = wire_.buffer();
+        packet.resize(kHeaderBytes);
+    };
+    start_packet();
     std::vector<std::uint16_t> ids;
     bool emitted = false;
     auto make_room = [&](std::size_t bytes) {
         if (packet.size() + bytes <= config_.mtu) return;
         emit(now, p, packet, std::move(ids));
-        packet = wire_.buffer();
-        packet.resize(kHeaderBytes);
+        start_packet();
         ids = {};
         emitted = true;
     };
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
     for (std::size_t i = 0; i < window; ++i) {
         OutMessage& m = p.reliable_out[i];
-        if (m.acked || (m.sent && now - m.last_sent < timeout)) continue;
+        if (!message_due(m, now, timeout)) continue;
         make_room(message_size(true, m.data.size()));
         append_message(packet, true, m.id, m.data);
         ids.push_back(m.id);
@@ -232,12 +243,10 @@ void SimEndpoint::flush(Micros now, Peer& p) {
         wire_.recycle(std::move(p.unreliable_out.front()));
         p.unreliable_out.pop_front();
     }
-    if (packet.size() > kHeaderBytes ||
-        (!emitted && (p.ack_pending || now - p.last_sent >= config_.keepalive_interval))) {
+    if (packet.size() > kHeaderBytes || (!emitted && bare_packet_due(now, p)))
         emit(now, p, packet, std::move(ids));
-    } else {
+    else
         wire_.recycle(std::move(packet));
-    }
 }
 
 void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,

@@ -72,6 +72,8 @@ private:
     void malformed(Peer* p);
 
     void check_timeouts(Micros now);
+    // Whether a packet with no message is due: an ack owed, or the keepalive interval passed.
+    [[nodiscard]] bool bare_packet_due(Micros now, const Peer& p) const;
     // Whether flush() has anything to send now: a message, a due retransmission, an ack or a keepalive.
     [[nodiscard]] bool has_due(Micros now, const Peer& p, Micros timeout) const;
     void flush(Micros now, Peer& p);
