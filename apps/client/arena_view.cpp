@@ -86,6 +86,15 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
                 label);
 }
 
+void state_scene(const arena::State& state, int own_slot, std::vector<DrawnEntity>& entities) {
+    std::vector<arena::ArenaGame::EntityRecord> records;
+    arena::ArenaGame::capture(state, records);
+    entities.clear();
+    for (const auto& r : records)
+        entities.push_back(
+            DrawnEntity{r.id, r.snap, own_slot >= 0 && r.id == arena::ArenaGame::player_entity(own_slot)});
+}
+
 void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<DrawnEntity>& entities,
                   std::vector<DrawnEntity>& ghost_entities) {
     entities.clear();

@@ -24,6 +24,10 @@ struct DrawnEntity {
 void client_scene(NetPlayer& player, rwd::Micros now, bool ghosts, std::vector<DrawnEntity>& entities,
                   std::vector<DrawnEntity>& ghost_entities);
 
+/// Every entity of a whole arena State (a rollback match, a replay), `own_slot`'s player marked as own (-1:
+/// none).
+void state_scene(const arena::State& state, int own_slot, std::vector<DrawnEntity>& entities);
+
 /// Draws one client's view of the arena into an ImDrawList, fitted into a screen rectangle. y grows upwards
 /// in the arena and downwards on screen.
 class ArenaView {

@@ -76,6 +76,13 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         "--token", o.token,
         "Client credentials (hex, or @FILE): the connect token and its keys, for a server started with "
         "--public-key; rewind-token mint prints them");
+    app.add_option("--replay", o.replay,
+                   "Play this rollback or lockstep replay file (rewind-lab --save-replay, --save-replay "
+                   "below) instead of connecting: Space pause, Left/Right a frame, Page Up/Down ten "
+                   "seconds, +/- speed; with --headless, check it: play it through, verify every checksum "
+                   "and seeks, print the result");
+    app.add_option("--save-replay", o.save_replay,
+                   "Rollback: write the match to this replay file when it ends");
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-client")) return *code;
     o.overlay = !no_overlay;
     if (o.tick_rate_hz !=
@@ -85,7 +92,7 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
                      o.tick_rate_hz, arena::kTickRate);
         return 2;
     }
-    if (o.headless && !o.bot) {
+    if (o.headless && !o.bot && o.replay.empty()) {
         std::fprintf(stderr, "rewind-client: --headless needs --bot (nobody would press the keys)\n");
         return 2;
     }
@@ -123,6 +130,15 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         }
         o.connect_token = std::move(credentials->token);
         o.session_keys = credentials->keys;
+    }
+    if (!o.save_replay.empty() && o.model != "rollback") {
+        std::fprintf(stderr,
+                     "rewind-client: --save-replay records rollback matches (add --model rollback)\n");
+        return 2;
+    }
+    if (!o.replay.empty()) {
+        stop = false;
+        return 0;  // a replay needs no server or peer address
     }
     if (o.model == "rollback") {
         auto peer = rwd::transport::parse_address(o.peer);

@@ -36,6 +36,8 @@ struct ClientOptions {
     double jitter_ms = 0.0;   ///< client-side conditioner: jitter, each direction
     double loss_pct = 0.0;    ///< client-side conditioner: loss in percent, each direction
     std::string token;        ///< connect token from the backend: hex, or @FILE holding hex
+    std::string replay;       ///< play this replay file instead of connecting (docs/REPLAY.md)
+    std::string save_replay;  ///< rollback: write the match to this replay file when it ends
 
     /// The token of the decoded --token credentials (empty: none) and its keys.
     std::vector<std::uint8_t> connect_token;

@@ -10,6 +10,7 @@
 #include <arena/bot.hpp>
 
 #include <rewind/session/rollback/p2p_match.hpp>
+#include <rewind/session/rollback/replay_recorder.hpp>
 #include <rewind/transport/address_text.hpp>
 
 #include <imgui.h>
@@ -34,19 +35,21 @@ using Match = rb::P2PMatch<arena::ArenaGame>;
 
 /// Both peers must present this tag in the rollback handshake ("ARN1").
 constexpr std::uint32_t kRollbackSessionTag = 0x41524E31u;
-arena::State initial_state(std::uint64_t seed) {
-    arena::State s = arena::new_match(seed);
-    arena::ArenaGame::add_player(s, 0);
-    arena::ArenaGame::add_player(s, 1);
-    return s;
-}
+/// The match seed: fixed, not --seed, since both machines must start from the same State.
+constexpr std::uint64_t kMatchSeed = 1;
 
-void scene_of(const arena::State& s, int own_slot, std::vector<DrawnEntity>& out) {
-    std::vector<arena::ArenaGame::EntityRecord> records;
-    arena::ArenaGame::capture(s, records);
-    out.clear();
-    for (const auto& r : records)
-        out.push_back(DrawnEntity{r.id, r.snap, r.id == arena::ArenaGame::player_entity(own_slot)});
+/// A recorder of the match for --save-replay (the file's header rebuilds the initial State).
+std::optional<rwd::rollback::ReplayRecorder<arena::ArenaGame>> make_recorder() {
+    rwd::rollback::ReplayHeader h;
+    h.game_id = std::string(arena::kGameId);
+    h.game_version = arena::kRulesVersion;
+    h.model = rwd::rollback::ReplayModel::rollback;
+    h.seed = kMatchSeed;
+    h.players = {"slot 0", "slot 1"};
+    h.checksum_interval = arena::kTickRate;
+    auto r = rwd::rollback::ReplayRecorder<arena::ArenaGame>::create(std::move(h));
+    if (!r.ok()) return std::nullopt;
+    return std::move(r.value());
 }
 
 void draw_rollback_overlay(const Session& session, int slot, float fps) {
@@ -96,8 +99,7 @@ int run_rollback(const ClientOptions& o) {
     mc.session.seed = o.seed * 2 + static_cast<std::uint64_t>(slot);  // handshake nonces differ per side
     mc.session.max_spectators = 0;
     mc.session.logger = log.logger();
-    // The match itself must be identical on both machines: its seed is fixed, not --seed.
-    auto made = Match::open(mc, initial_state(1));
+    auto made = Match::open(mc, arena::new_seated_match(kMatchSeed, 2));
     if (!made.ok()) {
         std::fprintf(stderr, "rewind-client: rollback match on port %u: %s %.*s\n", o.listen_port,
                      rwd::error_name(made.code()).data(), static_cast<int>(made.error().detail.size()),
@@ -134,6 +136,9 @@ int run_rollback(const ClientOptions& o) {
 
     std::optional<arena::Bot> bot;
     if (o.bot) bot.emplace(o.seed);
+    std::optional<rwd::rollback::ReplayRecorder<arena::ArenaGame>> recorder;
+    if (!o.save_replay.empty()) recorder = make_recorder();
+    std::string replay_error;
     ArenaView view;
     std::vector<DrawnEntity> scene;
     const std::vector<DrawnEntity> no_ghosts;
@@ -167,12 +172,18 @@ int run_rollback(const ClientOptions& o) {
                 log.kvf(LogLevel::error, "event=desync frame=%d", ev.frame);
         }
         if (session.running()) ++frames_running;
+        if (recorder) {
+            if (auto rs = recorder->record(session); !rs.ok()) {
+                replay_error = std::string(rs.error().detail);
+                recorder.reset();
+            }
+        }
         if (window) {
             window->begin_frame();
             const ImVec2 display = ImGui::GetIO().DisplaySize;
             const float left = overlay ? std::min(390.0f, display.x * 0.4f) : 0.0f;
             view.layout(ImVec2(left, 0.0f), ImVec2(display.x - left, display.y));
-            scene_of(session.state(), slot, scene);
+            state_scene(session.state(), slot, scene);
             view.draw(ImGui::GetBackgroundDrawList(), scene, no_ghosts, now);
             if (overlay) draw_rollback_overlay(session, slot, ImGui::GetIO().Framerate);
             const bool shoot = !o.screenshot.empty() && frames_running >= o.frames;
@@ -202,6 +213,20 @@ int run_rollback(const ClientOptions& o) {
     j["desyncs"] = st.desyncs;
     j["malformed"] = st.malformed;
     j["checksum"] = arena::ArenaGame::checksum(session.state());
+    if (!o.save_replay.empty()) {
+        if (recorder) {
+            if (auto ws = recorder->save(o.save_replay); !ws.ok())
+                replay_error = std::string(ws.error().detail);
+            j["replay_frames"] = recorder->frames();
+            j["replay_checksums"] = recorder->checksums();
+        }
+        j["replay"] = replay_error.empty() ? o.save_replay : "error: " + replay_error;
+        if (!replay_error.empty()) {
+            log.kvf(LogLevel::error, "event=replay_not_saved path=%s reason=\"%s\"", o.save_replay.c_str(),
+                    replay_error.c_str());
+            code = 1;
+        }
+    }
     std::printf("final %s\n", j.dump().c_str());
     std::fflush(stdout);
     if (!ran || st.desyncs != 0) code = 1;

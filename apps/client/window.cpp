@@ -57,6 +57,34 @@ WindowKeys Window::poll() {
             if (ev.key.keysym.sym == SDLK_F2) k.toggle_ghosts = true;
             if (ev.key.keysym.sym == SDLK_ESCAPE) k.quit = true;
             if (ev.key.keysym.sym == SDLK_RETURN || ev.key.keysym.sym == SDLK_KP_ENTER) k.enter = true;
+            if (ev.key.keysym.sym == SDLK_SPACE) k.pause = true;
+        }
+        if (ev.type == SDL_KEYDOWN) {  // held keys repeat
+            switch (ev.key.keysym.sym) {
+                case SDLK_RIGHT:
+                    k.forward = true;
+                    break;
+                case SDLK_LEFT:
+                    k.back = true;
+                    break;
+                case SDLK_PAGEUP:
+                    k.jump = 1;
+                    break;
+                case SDLK_PAGEDOWN:
+                    k.jump = -1;
+                    break;
+                case SDLK_PLUS:
+                case SDLK_EQUALS:
+                case SDLK_KP_PLUS:
+                    k.speed = 1;
+                    break;
+                case SDLK_MINUS:
+                case SDLK_KP_MINUS:
+                    k.speed = -1;
+                    break;
+                default:
+                    break;
+            }
         }
     }
     return k;

@@ -21,6 +21,12 @@ struct WindowKeys {
     bool toggle_overlay = false;  ///< F1 pressed
     bool toggle_ghosts = false;   ///< F2 pressed
     bool enter = false;           ///< Enter pressed (reconnect, once the session ended)
+    // Replay playback (rewind-client --replay):
+    bool pause = false;    ///< Space: play or pause
+    bool forward = false;  ///< Right arrow: one frame on
+    bool back = false;     ///< Left arrow: one frame back
+    int jump = 0;          ///< Page Up / Page Down: +1 / -1 (ten seconds on or back)
+    int speed = 0;         ///< + / -: +1 faster, -1 slower
 };
 
 /// An SDL window with an SDL_Renderer and an ImGui context on the SDL backends. One per process.

@@ -41,6 +41,7 @@ std::string check_directory(const char* option, const std::string& dir) {
 std::string check_output_paths(const LabOptions& o) {
     for (std::string e :
          {check_file("--json", o.json_path), check_file("--html", o.html_path),
+          check_file("--save-replay", o.replay_path),
           check_file("--train-snapshot-model", o.train_model_path), check_directory("--plot", o.plot_dir)})
         if (!e.empty()) return e;
     return {};

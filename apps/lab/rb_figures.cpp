@@ -53,6 +53,22 @@ void to_json(nlohmann::json& j, const RbDeterminism& d) {
          {"desync_events", d.desync_events}};
 }
 
+void to_json(nlohmann::json& j, const RbReplayFigures& r) {
+    j = {{"path", r.path},
+         {"error", r.error},
+         {"frames", r.frames},
+         {"checksums", r.checksums},
+         {"checksums_missed", r.checksums_missed},
+         {"bytes", r.bytes},
+         {"played_checksums", r.played_checksums},
+         {"played_mismatches", r.played_mismatches},
+         {"frames_compared", r.frames_compared},
+         {"frames_differing", r.frames_differing},
+         {"seeks", r.seeks},
+         {"seek_mismatches", r.seek_mismatches},
+         {"seek_frames_mean", r.seek_frames_mean}};
+}
+
 void to_json(nlohmann::json& j, const RbFigures& f) {
     nlohmann::json series = nlohmann::json::array();
     for (const RbSample& s : f.samples)
@@ -83,6 +99,7 @@ void to_json(nlohmann::json& j, const RbFigures& f) {
          {"frames_ahead", f.frames_ahead},
          {"determinism", f.determinism},
          {"samples", series}};
+    if (!f.replay.path.empty()) j["replay"] = f.replay;
 }
 
 }  // namespace lab

@@ -74,6 +74,24 @@ struct RbSample {
 };
 
 /// Everything a pass measured.
+/// The replay file a pass wrote of its first peer's session (--save-replay).
+struct RbReplayFigures {
+    std::string path;                    ///< where it was written ("" when the pass wrote none)
+    std::string error;                   ///< why it could not be recorded or written ("" when it was)
+    std::int64_t frames = 0;             ///< confirmed frames recorded
+    std::uint64_t checksums = 0;         ///< checksum records
+    std::uint64_t checksums_missed = 0;  ///< checksum frames the session no longer held when recorded
+    std::uint64_t bytes = 0;             ///< file size
+    // The file read back and played by ReplayPlayer from the initial State its header describes:
+    std::uint64_t played_checksums = 0;   ///< checksum frames verified
+    std::uint64_t played_mismatches = 0;  ///< of those, different
+    std::uint64_t frames_compared = 0;    ///< every played frame compared with the first peer's own hash
+    std::uint64_t frames_differing = 0;   ///< of those, different
+    std::uint64_t seeks = 0;              ///< seeks to seeded frames, each compared with the straight play
+    std::uint64_t seek_mismatches = 0;    ///< of those, different
+    double seek_frames_mean = 0;          ///< frames simulated per seek (saved states every 2 s)
+};
+
 struct RbFigures {
     std::string mode;                           ///< "rollback" or "lockstep"
     std::string game;                           ///< "arena" or "swarm"
@@ -95,11 +113,13 @@ struct RbFigures {
     std::uint64_t time_sync_events = 0;         ///< all peers
     Dist frames_ahead;                          ///< all peers' samples
     RbDeterminism determinism;                  ///< the graded check
+    RbReplayFigures replay;                     ///< the replay file written, if asked for
     std::vector<RbSample> samples;              ///< time series for the charts
 };
 
 void to_json(nlohmann::json& j, const RbPeerFigures& p);
 void to_json(nlohmann::json& j, const RbDeterminism& d);
+void to_json(nlohmann::json& j, const RbReplayFigures& r);
 void to_json(nlohmann::json& j, const RbFigures& f);
 
 }  // namespace lab

@@ -2,6 +2,8 @@
 // collection.
 #include "rb_match.hpp"
 
+#include "rb_replay.hpp"
+
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
 #include <swarm/swarm_game.hpp>
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <deque>
 #include <memory>
+#include <optional>
 
 namespace lab {
 namespace {
@@ -28,10 +31,10 @@ using rwd::rollback::Frame;
 struct ArenaLabGame {
     using Game = arena::ArenaGame;
     using Bot = arena::Bot;
+    static constexpr std::string_view kGameId = arena::kGameId;
+    static constexpr std::uint32_t kRulesVersion = arena::kRulesVersion;
     static arena::State initial(std::uint64_t seed, int players) {
-        arena::State s = arena::new_match(seed);
-        for (int p = 0; p < players; ++p) arena::ArenaGame::add_player(s, p);
-        return s;
+        return arena::new_seated_match(seed, players);
     }
     static arena::Input think(Bot& bot, const arena::State& s, int slot) {
         return bot.think(arena::view_of(s, slot));
@@ -45,6 +48,8 @@ struct ArenaLabGame {
 struct SwarmLabGame {
     using Game = swarm::SwarmGame;
     using Bot = swarm::Bot;
+    static constexpr std::string_view kGameId = swarm::kGameId;
+    static constexpr std::uint32_t kRulesVersion = swarm::kRulesVersion;
     static swarm::State initial(std::uint64_t, int players) { return swarm::new_match(players); }
     static swarm::Input think(Bot& bot, const swarm::State& s, int slot) { return bot.think(s, slot); }
     static void step(swarm::State& s, std::span<const swarm::Input> in) { swarm::SwarmGame::step(s, in); }
@@ -137,11 +142,16 @@ public:
         fig_.players = cfg_.players;
         fig_.input_delay = cfg_.input_delay;
         fig_.max_prediction = cfg_.max_prediction;
+        std::vector<std::string> names;
+        for (const Peer& p : peers_) names.push_back(p.addr.host);
+        replay_.emplace(cfg_.replay_path, cfg_.max_prediction == 0, cfg_.seed, cfg_.tick_rate, names,
+                        fig_.replay);
         if (connect_mesh()) {
             fig_.connect_s = now_.seconds();
             loop();
         }
         finish();
+        if (!peers_.empty()) replay_->finish(peers_.front().checksums, peers_.front().has_checksum);
         fig_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
         return fig_;
     }
@@ -276,6 +286,7 @@ private:
             if (e.type == rwd::rollback::SessionEvent::Type::desync_detected) ++p.desyncs;
             if (e.type == rwd::rollback::SessionEvent::Type::disconnected) ++p.disconnects;
         }
+        if (p.index == 0) replay_->record(s);
         const Frame c = s.confirmed_frame();
         RbDeterminism& d = fig_.determinism;
         for (Frame f = p.collected + 1; f <= c; ++f) {
@@ -335,6 +346,7 @@ private:
     typename Game::State initial_{};
     std::vector<Peer> peers_;
     std::vector<std::vector<Input>> sent_;  // by slot, by frame: the input each bot's session committed
+    std::optional<RbReplay<L>> replay_;     // peer 0's confirmed frames (--save-replay)
     Micros now_{};
     Micros start_{};
     Micros end_{};

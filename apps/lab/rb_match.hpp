@@ -29,6 +29,7 @@ struct RbPassConfig {
     int max_prediction = 8;         ///< prediction window; 0 = lockstep
     rwd::transport::LinkConfig up;  ///< lower-numbered peer -> higher-numbered peer
     rwd::transport::LinkConfig down;  ///< higher-numbered peer -> lower-numbered peer
+    std::string replay_path;          ///< write peer 0's confirmed frames here as a replay file ("" = none)
 };
 
 /// Runs the pass: connects the mesh, runs every peer's session at its recommended speed with bots choosing

@@ -56,6 +56,34 @@ std::string depth_histogram(const std::vector<std::uint64_t>& h, std::uint64_t t
     return s.empty() ? "  none" : s;
 }
 
+// --save-replay: the file the first peer's session wrote, read back and played (rb_match.cpp).
+void add_replay_item(const RbReplayFigures& rp, ModelResult& r) {
+    const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+    const bool pass = rp.error.empty() && rp.frames > 0 && rp.checksums > 0 && rp.checksums_missed == 0 &&
+                      rp.played_checksums == rp.checksums && rp.played_mismatches == 0 &&
+                      rp.frames_compared > 0 && rp.frames_differing == 0 && rp.seeks > 0 &&
+                      rp.seek_mismatches == 0;
+    std::string measured =
+        fmt("%s: %lld frames in %llu bytes; played back: %llu/%llu checksums and %llu/%llu frames of the "
+            "first peer equal; %llu/%llu seeks equal a straight play (%.0f frames simulated per seek)",
+            rp.path.c_str(), static_cast<long long>(rp.frames), u(rp.bytes),
+            u(rp.played_checksums - rp.played_mismatches), u(rp.checksums),
+            u(rp.frames_compared - rp.frames_differing), u(rp.frames_compared),
+            u(rp.seeks - rp.seek_mismatches), u(rp.seeks), rp.seek_frames_mean);
+    if (rp.checksums_missed > 0) measured += fmt(", %llu checksum frames missed", u(rp.checksums_missed));
+    if (!rp.error.empty()) measured += ", error: " + rp.error;
+    r.verdict.add(
+        "Replay file",
+        rp.error.empty()
+            ? fmt("%llu/%llu checksums, %llu/%llu seeks equal", u(rp.played_checksums - rp.played_mismatches),
+                  u(rp.checksums), u(rp.seeks - rp.seek_mismatches), u(rp.seeks))
+            : "error: " + rp.error,
+        measured,
+        "the file read back replays bit-exactly (every checksum frame, every frame of the first peer) "
+        "and seeks land on the straight play's state",
+        pass);
+}
+
 ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     ModelResult r;
     const char* name = lockstep ? "lockstep" : "rollback";
@@ -77,6 +105,7 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
     pc.adapt_input_delay = !lockstep;  // rollback sizes its delay to the links; lockstep's covers the trip
     pc.up = up;
     pc.down = down;
+    pc.replay_path = o.replay_path;
     const RbFigures f = run_rb_pass(pc);
     const RbDeterminism& d = f.determinism;
 
@@ -146,6 +175,7 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
             "inputs sent; 0 desyncs; >= %.0f%% of %.0f frames checked",
             kMinCoverage * 100.0, nominal),
         det_pass);
+    if (!o.replay_path.empty()) add_replay_item(f.replay, r);
     if (!lockstep) {
         std::string who;
         for (const RbPeerFigures& p : f.peers)

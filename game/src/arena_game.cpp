@@ -17,6 +17,12 @@ State new_match(std::uint64_t seed) {
     return s;
 }
 
+State new_seated_match(std::uint64_t seed, int players) {
+    State s = new_match(seed);
+    for (int p = 0; p < players && p < kMaxPlayers; ++p) ArenaGame::add_player(s, p);
+    return s;
+}
+
 void ArenaGame::step(State& s, std::span<const Input> inputs, const rwd::RewoundTargets<ArenaGame>* rewound) {
     sim::TickScratch scratch{};
     scratch.killer.fill(-1);

@@ -32,6 +32,9 @@
 #include <rewind/session/rollback/p2p_session.hpp>
 #include <rewind/session/rollback/peer_connector.hpp>
 #include <rewind/session/rollback/protocol.hpp>
+#include <rewind/session/rollback/replay.hpp>
+#include <rewind/session/rollback/replay_player.hpp>
+#include <rewind/session/rollback/replay_recorder.hpp>
 #include <rewind/session/rollback/spectator_session.hpp>
 #include <rewind/session/rollback/sync_test_session.hpp>
 #include <rewind/session/rollback/time_sync.hpp>

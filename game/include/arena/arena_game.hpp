@@ -110,4 +110,8 @@ struct ArenaGame {
     static EntitySnapshot with_render_offset(const EntitySnapshot& e, std::array<double, 3> offset_m);
 };
 
+/// A match of `seed` with slots 0..players-1 seated: what every rollback peer, and a replay of the match
+/// (docs/REPLAY.md), starts from.
+State new_seated_match(std::uint64_t seed, int players);
+
 }  // namespace arena

@@ -2,8 +2,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace arena {
+
+/// The game's name in replay files.
+inline constexpr std::string_view kGameId = "arena";
+/// The rules version replay files record: bump it whenever step() computes anything differently, so that an
+/// older replay is refused instead of played into a desync.
+inline constexpr std::uint32_t kRulesVersion = 1;
 
 /// Simulation rate: step() advances the world by 1/60 s. The only tick rate the arena supports: its speeds,
 /// timers and cooldowns are per tick, so a session at any other rate would change the game's speed. Programs

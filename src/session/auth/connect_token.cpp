@@ -1,7 +1,7 @@
 /// Connect token layout, minting (sealed keys, Ed25519 signature) and verification of untrusted tokens.
 #include <rewind/session/auth/connect_token.hpp>
 
-#include "byte_cursor.hpp"
+#include "session/byte_cursor.hpp"
 #include "sodium_init.hpp"
 
 #include <sodium.h>
@@ -29,7 +29,7 @@ bool address_ok(std::string_view a) {
 }
 
 void encode_unsigned(const TokenFields& f, std::vector<std::uint8_t>& out) {
-    detail::ByteWriter w(out);
+    rwd::detail::ByteWriter w(out);
     w.raw(kMagic);
     w.uint(kTokenVersion, 1);
     w.uint(f.game_id, 4);
@@ -71,7 +71,7 @@ Result<Parsed> parse(std::span<const std::uint8_t> bytes) {
     if (bytes.empty()) return malformed("empty token");
     if (bytes.size() < kMinTokenBytes) return malformed("token truncated");
     if (bytes.size() > kMaxTokenBytes) return malformed("token too long");
-    detail::ByteReader r(bytes);
+    rwd::detail::ByteReader r(bytes);
     std::span<const std::uint8_t> magic, nonce, address, user_data, signature;
     std::uint64_t version = 0, game_id = 0, client_id = 0, issued = 0, expires = 0, address_len = 0,
                   user_len = 0;

@@ -7,11 +7,14 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace swarm {
 
-inline constexpr std::int32_t kField = 4096;  ///< the square field's side, world units (0..kField)
+inline constexpr std::string_view kGameId = "swarm";  ///< the game's name in replay files
+inline constexpr std::uint32_t kRulesVersion = 1;  ///< bumped whenever step() computes anything differently
+inline constexpr std::int32_t kField = 4096;       ///< the square field's side, world units (0..kField)
 
 /// A player's frame: where to walk, where to aim (one of 16 compass directions) and whether to throw.
 struct Input {

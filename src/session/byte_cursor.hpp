@@ -1,5 +1,5 @@
-/// ByteWriter and ByteReader: little-endian fixed-width fields for the connect token layout (private to
-/// auth/).
+/// ByteWriter and ByteReader: little-endian fixed-width fields for the session layer's byte formats (connect
+/// tokens, replay files); private to src/session.
 #pragma once
 
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace rwd::auth::detail {
+namespace rwd::detail {
 
 /// Appends little-endian fields to a byte vector.
 class ByteWriter {
@@ -59,4 +59,4 @@ private:
     bool ok_ = true;
 };
 
-}  // namespace rwd::auth::detail
+}  // namespace rwd::detail
