@@ -1,20 +1,18 @@
-// rewind-client --replay FILE: opens an arena replay and plays it, windowed with controls or headless as a
-// check.
+// rewind-client --replay FILE: opens an arena replay (rollback, lockstep) or world recording (client-server)
+// and plays it in a window, or checks it headless.
 #include "client/replay_mode.hpp"
 
-#include "client/arena_view.hpp"
-#include "client/window.hpp"
-#include "common/app_support.hpp"
+#include "client/replay_window.hpp"
 
 #include <arena/arena_game.hpp>
+#include <arena/messages.hpp>
 
+#include <rewind/session/client_server/world_player.hpp>
 #include <rewind/session/rollback/replay_player.hpp>
 
-#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -25,196 +23,202 @@ namespace apps {
 namespace {
 
 namespace rb = rwd::rollback;
+namespace cs = rwd::client_server;
 using Player = rb::ReplayPlayer<arena::ArenaGame>;
-using rwd::Micros;
+using World = cs::WorldPlayer<arena::ArenaGame>;
 
 constexpr int kKeyframeFrames = 2 * arena::kTickRate;  // a saved state every 2 s of play
-constexpr std::array<double, 7> kSpeeds{0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0};
+constexpr int kFeedSeconds = 5;                        // deaths stay in the feed this long
 
-void say(const char* path, const char* what, rwd::Error e) {
-    std::fprintf(stderr, "rewind-client: --replay %s: %s%.*s\n", path, what,
+void say(const std::string& path, const char* what, rwd::Error e) {
+    std::fprintf(stderr, "rewind-client: --replay %s: %s%.*s\n", path.c_str(), what,
                  static_cast<int>(e.detail.size()), e.detail.data());
 }
 
-/// The replay file as a player, or nullopt after telling why on stderr.
-std::optional<Player> open_replay(const std::string& path) {
-    auto bytes = rb::read_replay_file(path);
-    if (!bytes.ok()) {
-        say(path.c_str(), "", bytes.error());
-        return std::nullopt;
-    }
-    auto data = rb::parse_replay(bytes.value());
-    if (!data.ok()) {
-        char versions[64] = "";
-        if (data.code() == rwd::Errc::rejected)
-            std::snprintf(versions, sizeof versions, "format version %u, this build reads %u: ",
-                          rb::replay_format_version(bytes.value()), rb::kReplayFormatVersion);
-        say(path.c_str(), versions, data.error());
-        return std::nullopt;
-    }
-    const rb::ReplayHeader& h = data->header();
-    if (auto s = rb::check_replay_game(h, arena::kGameId, arena::kRulesVersion, arena::kMaxPlayers);
-        !s.ok()) {
-        std::fprintf(stderr,
-                     "rewind-client: --replay %s: game '%s' rules %u; this client plays '%.*s' rules %u\n",
-                     path.c_str(), h.game_id.c_str(), h.game_version, static_cast<int>(arena::kGameId.size()),
-                     arena::kGameId.data(), arena::kRulesVersion);
-        return std::nullopt;
-    }
-    const arena::State initial = arena::new_seated_match(h.seed, static_cast<int>(h.players.size()));
-    auto made = Player::create(std::move(data.value()), initial, kKeyframeFrames);
-    if (!made.ok()) {
-        say(path.c_str(), "", made.error());
-        return std::nullopt;
-    }
-    return std::move(made.value());
+bool right_game(const std::string& path, const std::string& id, std::uint32_t version) {
+    if (id == arena::kGameId && version == arena::kRulesVersion) return true;
+    std::fprintf(stderr,
+                 "rewind-client: --replay %s: game '%s' rules %u; this client plays '%.*s' rules %u\n",
+                 path.c_str(), id.c_str(), version, static_cast<int>(arena::kGameId.size()),
+                 arena::kGameId.data(), arena::kRulesVersion);
+    return false;
 }
 
 const char* model_name(rb::ReplayModel m) { return m == rb::ReplayModel::lockstep ? "lockstep" : "rollback"; }
 
-/// Headless: the whole file, every checksum, then seeded seeks against the straight play.
-int check_replay(Player& player, const ClientOptions& o) {
-    const rb::ReplayVerdict v = rb::verify_replay(player, 32, o.seed);
-    const rb::ReplayHeader& h = player.header();
-    nlohmann::json j;
-    j["model"] = "replay";
-    j["recorded_model"] = model_name(h.model);
-    j["game"] = h.game_id;
-    j["players"] = h.players.size();
-    j["frames"] = v.frames;
-    j["checksums_verified"] = v.checksums_verified;
-    j["checksum_mismatches"] = v.checksum_mismatches;
-    j["first_mismatch"] = v.first_mismatch;
-    j["seeks"] = v.seeks;
-    j["seek_mismatches"] = v.seek_mismatches;
-    j["seek_frames_mean"] = v.seek_frames_mean;
-    j["checksum"] = v.hashes.empty() ? 0 : v.hashes.back();
+/// A rollback or lockstep replay: positions are frames.
+class RollbackSource final : public ReplaySource {
+public:
+    explicit RollbackSource(Player p) : p_(std::move(p)) {}
+    long long position() const override { return p_.frame(); }
+    long long last() const override { return p_.frames(); }
+    int rate() const override { return arena::kTickRate; }
+    bool step() override { return p_.step(); }
+    void seek(long long t) override {
+        p_.seek(static_cast<rb::Frame>(std::clamp<long long>(t, 0, p_.frames())));
+    }
+    void scene(int own, std::vector<DrawnEntity>& out) const override { state_scene(p_.state(), own, out); }
+    std::string title() const override {
+        const rb::ReplayHeader& h = p_.header();
+        return std::string(model_name(h.model)) + " replay of " + h.game_id + ", " +
+               std::to_string(h.players.size()) + " players, seed " + std::to_string(h.seed) + ", frame";
+    }
+    std::uint64_t verified() const override { return p_.checksums_verified(); }
+    std::uint64_t mismatches() const override { return p_.checksum_mismatches(); }
+    Player& player() { return p_; }
+
+private:
+    Player p_;
+};
+
+/// A client-server world recording: positions are recorded ticks; the feed lists the deaths.
+class WorldSource final : public ReplaySource {
+public:
+    explicit WorldSource(World w) : w_(std::move(w)) {}
+    long long position() const override { return static_cast<long long>(w_.position()); }
+    long long last() const override { return w_.size() == 0 ? 0 : static_cast<long long>(w_.size()) - 1; }
+    int rate() const override { return w_.header().tick_rate; }
+    bool step() override { return w_.step(); }
+    void seek(long long t) override { w_.seek(static_cast<std::size_t>(std::max(0LL, t))); }
+    void scene(int own, std::vector<DrawnEntity>& out) const override {
+        out.clear();
+        for (const auto& r : w_.entities())
+            out.push_back(
+                DrawnEntity{r.id, r.snap, own >= 0 && r.id == arena::ArenaGame::player_entity(own)});
+    }
+    std::string title() const override {
+        return "client-server recording of " + w_.header().game_id + ", " + std::to_string(w_.size()) +
+               " ticks, server tick " + std::to_string(w_.tick().value) + "; ticks";
+    }
+    std::uint64_t verified() const override { return w_.checksums_verified(); }
+    std::uint64_t mismatches() const override { return w_.checksum_mismatches(); }
+    std::vector<std::string> feed() const override {
+        std::vector<std::string> lines;
+        const std::uint32_t now = w_.tick().value, span = static_cast<std::uint32_t>(kFeedSeconds * rate());
+        for (std::uint32_t t = now >= span ? now - span : 0; t <= now; ++t) {
+            for (const cs::RecordedMessage& m : w_.messages_at(rwd::Tick{t})) {
+                arena::DeathMessage d;
+                if (!cs::read_message_as<arena::ArenaGame>(World::as_message(m), d)) continue;
+                lines.push_back(d.killer == d.victim ? "player " + std::to_string(d.victim) + " died"
+                                                     : "player " + std::to_string(d.killer) +
+                                                           " killed player " + std::to_string(d.victim));
+            }
+        }
+        return lines;
+    }
+    World& player() { return w_; }
+
+private:
+    World w_;
+};
+
+void print_final(nlohmann::json& j) {
     std::printf("final %s\n", j.dump().c_str());
     std::fflush(stdout);
+}
+
+/// Headless, rollback: every frame and checksum, then seeded seeks against the straight play.
+int check_rollback(Player& player, const ClientOptions& o) {
+    const rb::ReplayVerdict v = rb::verify_replay(player, 32, o.seed);
+    const rb::ReplayHeader& h = player.header();
+    nlohmann::json j{{"model", "replay"},
+                     {"recorded_model", model_name(h.model)},
+                     {"game", h.game_id},
+                     {"players", h.players.size()},
+                     {"frames", v.frames},
+                     {"checksums_verified", v.checksums_verified},
+                     {"checksum_mismatches", v.checksum_mismatches},
+                     {"first_mismatch", v.first_mismatch},
+                     {"seeks", v.seeks},
+                     {"seek_mismatches", v.seek_mismatches},
+                     {"seek_frames_mean", v.seek_frames_mean},
+                     {"checksum", v.hashes.empty() ? 0 : v.hashes.back()}};
+    print_final(j);
     return v.exact() ? 0 : 1;
 }
 
-std::string clock_text(rb::Frame f) {
-    const int tenths = static_cast<int>(static_cast<long long>(f) * 10 / arena::kTickRate);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10);
-    return buf;
+/// Headless, client-server: every tick's world against its checksum, then seeded seeks.
+int check_world(World& world, const ClientOptions& o) {
+    const cs::WorldVerdict v = cs::verify_world(world, 32, o.seed);
+    std::size_t deaths = 0;
+    world.seek(0);
+    do {
+        for (const cs::RecordedMessage& m : world.messages()) {
+            arena::DeathMessage d;
+            if (cs::read_message_as<arena::ArenaGame>(World::as_message(m), d)) ++deaths;
+        }
+    } while (world.step());
+    nlohmann::json j{{"model", "replay"},
+                     {"recorded_model", "client-server"},
+                     {"game", world.header().game_id},
+                     {"ticks", v.ticks},
+                     {"checksums_verified", v.checksums_verified},
+                     {"checksum_mismatches", v.checksum_mismatches},
+                     {"seeks", v.seeks},
+                     {"seek_mismatches", v.seek_mismatches},
+                     {"seek_ticks_mean", v.seek_ticks_mean},
+                     {"deaths", deaths}};
+    print_final(j);
+    return v.exact() ? 0 : 1;
 }
 
-/// The playback state the controls change.
-struct Playback {
-    bool playing = true;
-    std::size_t speed = 3;  // index into kSpeeds: 1x
-    double owed = 0;        // frames due but not simulated yet
-};
-
-/// The control bar: position, play/pause, frame steps, speed, the seek slider, and the checksum verdict.
-void draw_controls(Player& player, Playback& t, const std::string& path, ImVec2 display, float height) {
-    ImGui::SetNextWindowPos(ImVec2(0.0f, display.y - height));
-    ImGui::SetNextWindowSize(ImVec2(display.x, height));
-    ImGui::Begin("replay", nullptr,
-                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                     ImGuiWindowFlags_NoSavedSettings);
-    const rb::ReplayHeader& h = player.header();
-    ImGui::Text("%s  %s replay of %s, %zu players, seed %llu", path.c_str(), model_name(h.model),
-                h.game_id.c_str(), h.players.size(), static_cast<unsigned long long>(h.seed));
-    ImGui::SameLine();
-    if (player.checksum_mismatches() == 0)
-        ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1.0f), "  checksums verified: %llu",
-                           static_cast<unsigned long long>(player.checksums_verified()));
-    else
-        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "  DIFFERS from its recording at frame %d",
-                           player.first_mismatch());
-    if (ImGui::Button(t.playing ? "Pause" : "Play ")) t.playing = !t.playing;
-    ImGui::SameLine();
-    if (ImGui::Button("<")) {
-        t.playing = false;
-        player.seek(player.frame() - 1);
+/// The file as a playable source, or nullptr after telling why on stderr.
+std::unique_ptr<ReplaySource> open_source(const std::string& path) {
+    auto bytes = rwd::read_recording_file(path);
+    if (!bytes.ok()) {
+        say(path, "", bytes.error());
+        return nullptr;
     }
-    ImGui::SameLine();
-    if (ImGui::Button(">")) {
-        t.playing = false;
-        player.step();
-    }
-    for (std::size_t i = 0; i < kSpeeds.size(); ++i) {
-        ImGui::SameLine();
-        char label[16];
-        std::snprintf(label, sizeof label, "%gx", kSpeeds[i]);
-        if (i == t.speed) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.2f, 0.45f, 0.8f, 1.0f));
-        if (ImGui::Button(label)) t.speed = i;
-        if (i == t.speed) ImGui::PopStyleColor();
-    }
-    ImGui::SameLine();
-    ImGui::Text("  %s / %s   frame %d / %d", clock_text(player.frame()).c_str(),
-                clock_text(player.frames()).c_str(), player.frame(), player.frames());
-    int target = player.frame();
-    ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::SliderInt("##seek", &target, 0, player.frames(), "")) player.seek(target);
-    ImGui::End();
-}
-
-int play_windowed(Player& player, const ClientOptions& o) {
-    std::string renderer;
-    auto w = Window::open(o.width, o.height, renderer);
-    if (!w.ok()) {
-        std::fprintf(stderr, "rewind-client: cannot open a window (check the file with --headless)\n");
-        return 1;
-    }
-    Window& window = *w.value();
-    SignalWaiter signals;
-    RealClock clock;
-    ArenaView view;
-    std::vector<DrawnEntity> scene;
-    const std::vector<DrawnEntity> no_ghosts;
-    Playback t;
-    Micros last = clock.now();
-    int code = 0;
-    for (int rendered = 1;; ++rendered) {
-        const WindowKeys keys = window.poll();
-        if (keys.quit) break;
-        if (keys.pause) t.playing = !t.playing;
-        if (keys.forward) {
-            t.playing = false;
-            player.step();
+    char versions[64] = "";
+    if (cs::is_world_recording(bytes.value())) {
+        auto data = cs::parse_world_recording(bytes.value());
+        if (!data.ok()) {
+            if (data.code() == rwd::Errc::rejected)
+                std::snprintf(versions, sizeof versions, "format version %u, this build reads %u: ",
+                              cs::world_recording_version(bytes.value()), cs::kWorldRecordingVersion);
+            say(path, versions, data.error());
+            return nullptr;
         }
-        if (keys.back) {
-            t.playing = false;
-            player.seek(player.frame() - 1);
+        if (!right_game(path, data->header().game_id, data->header().game_version)) return nullptr;
+        auto world = World::create(std::move(data.value()));
+        if (!world.ok()) {
+            say(path, "", world.error());
+            return nullptr;
         }
-        if (keys.jump != 0) player.seek(player.frame() + keys.jump * 10 * arena::kTickRate);
-        if (keys.speed > 0 && t.speed + 1 < kSpeeds.size()) ++t.speed;
-        if (keys.speed < 0 && t.speed > 0) --t.speed;
-        const Micros now = clock.now();
-        if (t.playing) {
-            t.owed += (now - last).seconds() * arena::kTickRate * kSpeeds[t.speed];
-            for (int n = 0; t.owed >= 1.0 && n < 8 * arena::kTickRate; ++n, t.owed -= 1.0) player.step();
-            t.owed = std::min(t.owed, 1.0);
-            if (player.at_end()) t.playing = false;
-        } else {
-            t.owed = 0;
-        }
-        last = now;
-        window.begin_frame();
-        const ImVec2 display = ImGui::GetIO().DisplaySize;
-        const float bar = 3.0f * ImGui::GetFrameHeightWithSpacing() + 12.0f;
-        view.layout(ImVec2(0.0f, 0.0f), ImVec2(display.x, std::max(1.0f, display.y - bar)));
-        state_scene(player.state(), o.slot, scene);
-        view.draw(ImGui::GetBackgroundDrawList(), scene, no_ghosts, now);
-        draw_controls(player, t, o.replay, display, bar);
-        const bool shoot = !o.screenshot.empty() && rendered >= o.frames;
-        if (!window.end_frame(shoot ? o.screenshot : std::string{}).ok()) code = 1;
-        if (shoot) break;
-        if (signals.sleep(Micros{8000})) break;
+        return std::make_unique<WorldSource>(std::move(world.value()));
     }
-    return code;
+    auto data = rb::parse_replay(bytes.value());
+    if (!data.ok()) {
+        if (data.code() == rwd::Errc::rejected)
+            std::snprintf(versions, sizeof versions, "format version %u, this build reads %u: ",
+                          rb::replay_format_version(bytes.value()), rb::kReplayFormatVersion);
+        say(path, versions, data.error());
+        return nullptr;
+    }
+    const rb::ReplayHeader& h = data->header();
+    if (!right_game(path, h.game_id, h.game_version)) return nullptr;
+    if (auto s = rb::check_replay_game(h, arena::kGameId, arena::kRulesVersion, arena::kMaxPlayers);
+        !s.ok()) {
+        say(path, "", s.error());
+        return nullptr;
+    }
+    const arena::State initial = arena::new_seated_match(h.seed, static_cast<int>(h.players.size()));
+    auto made = Player::create(std::move(data.value()), initial, kKeyframeFrames);
+    if (!made.ok()) {
+        say(path, "", made.error());
+        return nullptr;
+    }
+    return std::make_unique<RollbackSource>(std::move(made.value()));
 }
 
 }  // namespace
 
 int run_replay(const ClientOptions& o) {
-    std::optional<Player> player = open_replay(o.replay);
-    if (!player) return 1;
-    return o.headless ? check_replay(*player, o) : play_windowed(*player, o);
+    std::unique_ptr<ReplaySource> source = open_source(o.replay);
+    if (!source) return 1;
+    if (!o.headless) return play_replay_window(*source, o);
+    if (auto* world = dynamic_cast<WorldSource*>(source.get())) return check_world(world->player(), o);
+    return check_rollback(static_cast<RollbackSource*>(source.get())->player(), o);
 }
 
 }  // namespace apps

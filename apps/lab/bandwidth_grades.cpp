@@ -136,6 +136,7 @@ PassConfig bandwidth_pass(const PassConfig& main, double duration_s) {
     p.probe = false;
     p.series = false;
     p.compare_own = false;
+    p.record_path.clear();  // the recording is of the main pass
     p.bandwidth_check = true;
     return p;
 }

@@ -309,6 +309,26 @@ struct CorrectionPoint {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CorrectionPoint, t, client, error_m, snapped)
 
 /// Everything one pass measured.
+/// The world recording of a pass (--save-replay), read back and played.
+struct RecordingFigures {
+    std::string path;                       ///< where it was written ("" when none was asked for)
+    std::string error;                      ///< why it could not be written or read ("" when it was)
+    std::uint64_t ticks = 0;                ///< ticks recorded
+    std::uint64_t messages = 0;             ///< messages recorded
+    std::uint64_t bytes = 0;                ///< file size
+    std::uint64_t late_replays = 0;         ///< replayed ticks that came after they were written
+    std::uint64_t worlds_compared = 0;      ///< played ticks compared with the server's final world
+    std::uint64_t worlds_differing = 0;     ///< of those, different
+    std::uint64_t checksums_verified = 0;   ///< ticks checked against their recorded checksum
+    std::uint64_t checksum_mismatches = 0;  ///< of those, different
+    std::uint64_t seeks = 0;                ///< seeks to seeded ticks
+    std::uint64_t seek_mismatches = 0;      ///< of those, landing elsewhere than the straight play
+    double seek_ticks_mean = 0;             ///< ticks applied per seek
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RecordingFigures, path, error, ticks, messages, bytes, late_replays,
+                                   worlds_compared, worlds_differing, checksums_verified, checksum_mismatches,
+                                   seeks, seek_mismatches, seek_ticks_mean)
+
 struct PassFigures {
     std::string name;               ///< main, zero_latency, shared_step, loss_10
     double simulated_s = 0;         ///< virtual seconds run
@@ -330,10 +350,11 @@ struct PassFigures {
     StalenessFigures staleness;
     std::vector<SeriesPoint> series;           ///< overlay samples (main pass only)
     std::vector<CorrectionPoint> corrections;  ///< every correction (main pass only)
+    RecordingFigures recording;                ///< the world recording (main pass, --save-replay)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PassFigures, name, simulated_s, wall_s, players, playing, disconnects,
                                    tick, clock, prediction, inputs, latency, shared, interp, authority,
-                                   channel, shots, bandwidth, staleness, series, corrections)
+                                   channel, shots, bandwidth, staleness, series, corrections, recording)
 
 /// The four passes the client-server model runs.
 struct CsFigures {

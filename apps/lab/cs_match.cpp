@@ -37,7 +37,8 @@ Match::Match(const PassConfig& config)
     : cfg_(config),
       tick_us_(1e6 / config.tick_rate),
       events_(static_cast<std::size_t>(config.players)),
-      latency_(static_cast<std::size_t>(config.players), 1e6 / config.tick_rate) {
+      latency_(static_cast<std::size_t>(config.players), 1e6 / config.tick_rate),
+      recording_(config.record_path, config.tick_rate, config.late_input_replay_ticks) {
     end_ = start_ + seconds(cfg_.duration_s);
     half_ = start_ + seconds(cfg_.duration_s / 2);
     rwd::transport::SimNetworkConfig nc;
@@ -67,6 +68,7 @@ Match::Match(const PassConfig& config)
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
     server_->set_tick_observer(&Match::observe_tick, this);
+    server_->set_recorder(recording_.recorder());
     if (cfg_.max_rewind_ms != kPerClientRewind)
         shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
 
@@ -197,6 +199,7 @@ void Match::observe_tick(void* user, rwd::Tick tick, const arena::State& before,
                          bool /*replayed*/) {
     // Kept until no late input can change the tick any more, then judged (judge_final).
     Match& m = *static_cast<Match*>(user);
+    m.recording_.observe(tick, after);
     Ran& r = m.ran_[tick.value % kRanTicks];
     r.tick = tick.value;
     r.valid = true;
@@ -318,6 +321,8 @@ void Match::finish() {
             judge_final(next_judge_);  // what stands is final
     fig_.name = cfg_.name;
     fig_.simulated_s = cfg_.duration_s;
+    server_->set_recorder(nullptr);
+    recording_.finish(cfg_.seed, fig_.recording);
     fig_.players = cfg_.players;
     const double tick_ms = tick_us_ / 1000.0;
     const auto& ss = server_->stats();

@@ -49,6 +49,7 @@ struct PassConfig {
     bool bandwidth_check = false;  ///< measure full snapshots and the area of interest (bandwidth_grades.hpp)
     bool sealed =
         false;  ///< connect tokens, every packet after the hello sealed (--encrypt), as in production
+    std::string record_path;  ///< write a world recording of the server here, and check it (--save-replay)
 };
 
 /// Runs the pass and returns what it measured.

@@ -6,6 +6,7 @@
 #include "cs_latency.hpp"
 #include "cs_match.hpp"
 #include "cs_probe.hpp"
+#include "cs_recording.hpp"
 #include "cs_shots.hpp"
 #include "sealed_endpoint.hpp"
 
@@ -103,6 +104,7 @@ private:
     ShotTracker shots_;
     EventCheck events_;       ///< item 7: events and deaths, server vs clients
     LatencyTracker latency_;  ///< input-to-apply latency, view age, repeated inputs
+    CsRecording recording_;   ///< --save-replay: the server's world recording
     /// The server's recent ticks as they stand (replays overwrite them), judged once final.
     struct Ran {
         std::uint32_t tick = 0;

@@ -4,6 +4,7 @@
 #include "cs_charts.hpp"
 #include "cs_grade.hpp"
 #include "cs_match.hpp"
+#include "cs_recording.hpp"
 #include "model.hpp"
 
 #include <rewind/session/client_server/config.hpp>
@@ -48,6 +49,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     p.main.name = "main";
     p.main.probe = true;
     p.main.series = true;
+    p.main.record_path = o.replay_path;
     p.zero.name = "zero_latency";
     p.zero.duration_s = control;
     p.zero.up = p.zero.down = rwd::transport::LinkConfig{};
@@ -114,6 +116,7 @@ ModelResult run_client_server(const LabOptions& o) {
             "10%% loss %.0f s",
             p.main.duration_s, p.zero.duration_s, p.shared.duration_s, p.loss.duration_s));
     r.verdict = grade_client_server(f, rules);
+    if (!o.replay_path.empty()) add_recording_item(f.main.recording, r.verdict);
     for (const PassFigures* pf : {&f.main, &f.zero_latency, &f.shared_step, &f.loss_10, &f.bandwidth_64})
         r.notes.push_back(fmt("  pass %-13s %5.1f simulated s in %5.2f wall s; %d/%d playing, %llu dropped",
                               pf->name.c_str(), pf->simulated_s, pf->wall_s, pf->playing, pf->players,

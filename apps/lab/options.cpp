@@ -81,9 +81,6 @@ rwd::Status LabOptions::validate() const {
     if (game != "arena" && game != "swarm") return bad("--game must be arena or swarm");
     if (game == "swarm" && model == "client-server")
         return bad("--game swarm is a rollback game: use it with --model rollback or lockstep");
-    if (!replay_path.empty() && model == "client-server")
-        return bad(
-            "--save-replay records rollback and lockstep matches: use it with --model rollback or lockstep");
     if (players && (*players < m->min_players || *players > m->max_players))
         return bad(m->max_players > 4 ? "--players must be 1..63 for client-server"
                                       : "--players must be 2..4 for rollback and lockstep (peers)");
@@ -182,8 +179,9 @@ void add_options(CLI::App& app, LabOptions& o) {
         "--html", o.html_path,
         "write a one-page HTML summary to this file: the graded table beside the charts (embedded)");
     app.add_option("--save-replay", o.replay_path,
-                   "rollback and lockstep: write the first peer's match to this replay file (docs/REPLAY.md; "
-                   "play it with rewind-client --replay)");
+                   "write a replay of the match to this file and check it (docs/REPLAY.md; play it with "
+                   "rewind-client --replay): rollback and lockstep, the first peer's inputs; client-server, "
+                   "the main pass's server world at every tick and every message");
     app.add_flag("--quiet", o.quiet, "print only the graded checklist (no header, no notes)");
     app.add_flag("--verbose", o.verbose,
                  "print everything measured behind each item and its target, and the per-peer tables (the "

@@ -56,7 +56,7 @@ struct LabOptions {
     std::string plot_dir;               ///< write PNG charts here (empty: no charts)
     bool plot_worst = false;            ///< charts also draw the worst client's line
     std::string html_path;              ///< write a one-page HTML summary here (empty: none)
-    std::string replay_path;            ///< rollback/lockstep: write peer 0's match as a replay file here
+    std::string replay_path;            ///< write the match's replay or world recording here
     bool quiet = false;                 ///< print only the verdict table
     bool verbose = false;               ///< print everything measured per item, and the wide tables
 

@@ -57,11 +57,11 @@ public:
         out_.checksums = recorder_->checksums();
         out_.checksums_missed = recorder_->checksums_missed();
         out_.bytes = bytes.size();
-        if (auto s = rwd::rollback::write_replay_file(out_.path, bytes); !s.ok()) {
+        if (auto s = rwd::write_recording_file(out_.path, bytes); !s.ok()) {
             out_.error = std::string(s.error().detail);
             return;
         }
-        auto read = rwd::rollback::read_replay_file(out_.path);
+        auto read = rwd::read_recording_file(out_.path);
         auto data = read.ok() ? rwd::rollback::parse_replay(read.value())
                               : rwd::Result<rwd::rollback::ReplayData>(read.error());
         if (!data.ok()) {

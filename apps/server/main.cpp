@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
     app.add_flag("--agones", o.agones,
                  "Tell the Agones SDK sidecar (127.0.0.1:$AGONES_SDK_HTTP_PORT, default 9358) Ready, Health "
                  "every 2 s, the human players, and Shutdown at the end (docs/DEPLOY.md)");
+    app.add_option("--record", o.record_path,
+                   "Record the match (every entity of every tick, every message sent) and write it to this "
+                   "file when the server stops; play it with rewind-client --replay (docs/REPLAY.md). The "
+                   "recording is kept in memory until then");
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-server")) return *code;
     if (o.tick_rate_hz !=
         arena::kTickRate) {  // the arena's speeds are per tick: another rate changes the game

@@ -96,6 +96,17 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         }
     }
     app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(*app->udp_, sc, arena::new_match(o.seed));
+    if (!o.record_path.empty()) {
+        std::FILE* f = std::fopen(o.record_path.c_str(), "ab");  // told now, not after the whole match
+        if (!f) return rwd::Error{rwd::Errc::io_error, "--record: the file cannot be written"};
+        std::fclose(f);
+        auto rec = cs::WorldRecorder<arena::ArenaGame>::create(
+            cs::WorldRecordingHeader{std::string(arena::kGameId), arena::kRulesVersion, o.tick_rate_hz},
+            o.tick_rate_hz, sc.late_input_replay_ticks);
+        if (!rec.ok()) return rec.error();
+        app->recorder_ = std::move(rec.value());
+        app->server_->set_recorder(app->recorder_.get());
+    }
     if (o.metrics_port >= 0) {
         auto metrics = MetricsEndpoint::create(o.metrics_host, static_cast<std::uint16_t>(o.metrics_port));
         if (!metrics.ok()) return metrics.error();
@@ -283,6 +294,21 @@ void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
     bots_.clear();
 }
 
+void ServerApp::save_recording() {
+    if (!recorder_) return;
+    server_->set_recorder(nullptr);
+    const std::size_t ticks = recorder_->ticks(), messages = recorder_->messages();
+    const std::vector<std::uint8_t> bytes = recorder_->bytes();
+    if (auto s = rwd::write_recording_file(options_.record_path, bytes); !s.ok()) {
+        log_.kvf(LogLevel::error, "event=recording_not_saved path=%s reason=\"%.*s\"",
+                 options_.record_path.c_str(), static_cast<int>(s.error().detail.size()),
+                 s.error().detail.data());
+        return;
+    }
+    log_.kvf(LogLevel::info, "event=recording_saved path=%s ticks=%zu messages=%zu bytes=%zu",
+             options_.record_path.c_str(), ticks, messages, bytes.size());
+}
+
 int ServerApp::run(SignalWaiter& signals) {
     const Micros start = clock_.now();
     last_status_ = start;
@@ -314,6 +340,7 @@ int ServerApp::run(SignalWaiter& signals) {
     }
     log_.kvf(LogLevel::info, "event=stopping reason=%s", why);
     shutdown(clock_.now(), signals);
+    save_recording();
     if (agones_) {
         agones_->shutdown();  // the match is over: Agones deletes this GameServer
         agones_->finish();    // sends what is queued before it returns

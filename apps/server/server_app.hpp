@@ -13,6 +13,7 @@
 #include <rewind/core/time.hpp>
 #include <rewind/session/auth/keys.hpp>
 #include <rewind/session/client_server/server.hpp>
+#include <rewind/session/client_server/world_recorder.hpp>
 #include <rewind/transport/enet_transport.hpp>
 
 #include <cstdint>
@@ -42,7 +43,8 @@ struct ServerOptions {
         bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
     int metrics_port = -1;    ///< TCP port of the Prometheus /metrics page (-1 = none, 0 = any)
     std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
-    bool agones = false;  ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
+    bool agones = false;      ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
+    std::string record_path;  ///< write a world recording of the match here when the server stops
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
@@ -72,6 +74,7 @@ private:
     void shutdown(rwd::Micros now, SignalWaiter& signals);
     [[nodiscard]] std::string metrics_page() const;
     void tell_agones(rwd::Micros now);
+    void save_recording();
 
     ServerOptions options_;
     const RealClock& clock_;
@@ -79,8 +82,9 @@ private:
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
     std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
     std::vector<std::unique_ptr<NetPlayer>> bots_;
-    std::unique_ptr<MetricsEndpoint> metrics_;      // set with --metrics-port
-    std::unique_ptr<AgonesSdk> agones_;             // set with --agones
+    std::unique_ptr<MetricsEndpoint> metrics_;  // set with --metrics-port
+    std::unique_ptr<AgonesSdk> agones_;         // set with --agones
+    std::unique_ptr<rwd::client_server::WorldRecorder<arena::ArenaGame>> recorder_;  // set with --record
     std::vector<bool> agones_players_;              // slots Agones was told hold a human player
     std::vector<rwd::Micros> agones_seated_since_;  // when each seat was taken (-1: empty)
     std::vector<int> departed_bot_slots_;           // seats of bots that quit and are not unseated yet

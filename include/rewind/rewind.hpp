@@ -20,11 +20,16 @@
 #include <rewind/session/client_server/messages.hpp>
 #include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/server.hpp>
+#include <rewind/session/client_server/server_recorder.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/client_server/udp_session.hpp>
+#include <rewind/session/client_server/world_player.hpp>
+#include <rewind/session/client_server/world_recorder.hpp>
+#include <rewind/session/client_server/world_recording.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
 #include <rewind/session/game_hooks.hpp>
+#include <rewind/session/recording_file.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/frame_pacer.hpp>
 #include <rewind/session/rollback/game_traits.hpp>

@@ -76,8 +76,8 @@ TEST(E2E, TwoRollbackPeersThroughTheRelayStayInSync) {
     }
     // The two machines recorded the same match: equal checksums on every frame both recorded.
     namespace rb = rwd::rollback;
-    const auto a = rb::parse_replay(rb::read_replay_file(dir + "/peer0.rwr").value());
-    const auto b = rb::parse_replay(rb::read_replay_file(dir + "/peer1.rwr").value());
+    const auto a = rb::parse_replay(rwd::read_recording_file(dir + "/peer0.rwr").value());
+    const auto b = rb::parse_replay(rwd::read_recording_file(dir + "/peer1.rwr").value());
     ASSERT_TRUE(a.ok() && b.ok());
     std::size_t common = 0;
     for (const rb::ReplayChecksum& ca : a->checksums())

@@ -3,6 +3,7 @@
 #include <rewind/session/rollback/replay.hpp>
 
 #include "session/byte_cursor.hpp"
+#include "session/recording_format.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,10 +20,6 @@ constexpr std::uint8_t kTagRepeat = 0x02;    // u32 count: that many frames wher
 constexpr std::uint8_t kTagChecksum = 0x03;  // u32 frame, u64 checksum of the state after it
 constexpr std::uint8_t kTagEnd = 0xFF;       // u32 frames, u64 XXH3 of every byte before this checksum
 
-bool printable(std::string_view s) {
-    return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
-}
-
 void put_name(rwd::detail::ByteWriter& w, const std::string& s) {
     w.uint(s.size(), 1);
     w.raw(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()));
@@ -33,7 +30,7 @@ bool get_name(rwd::detail::ByteReader& r, std::string& out, std::size_t min_len)
     std::span<const std::uint8_t> bytes;
     if (!r.uint(len, 1) || len < min_len || len > kMaxReplayNameBytes || !r.raw(bytes, len)) return false;
     out.assign(bytes.begin(), bytes.end());
-    return printable(out);
+    return rwd::detail::printable(out);
 }
 
 Error malformed(std::string_view why) { return Error{Errc::malformed, why}; }
@@ -55,12 +52,12 @@ const std::vector<ReplayData::Change>& ReplayData::changes(int slot) const {
 }
 
 Status validate_header(const ReplayHeader& h) {
-    if (h.game_id.empty() || h.game_id.size() > kMaxReplayNameBytes || !printable(h.game_id))
+    if (h.game_id.empty() || h.game_id.size() > kMaxReplayNameBytes || !rwd::detail::printable(h.game_id))
         return Error{Errc::invalid_argument, "replay game id must be 1..64 printable ASCII bytes"};
     if (h.players.empty() || h.players.size() > static_cast<std::size_t>(kMaxSessionPlayers))
         return Error{Errc::invalid_argument, "replay must have 1..8 players"};
     for (const std::string& p : h.players) {
-        if (p.size() > kMaxReplayNameBytes || !printable(p))
+        if (p.size() > kMaxReplayNameBytes || !rwd::detail::printable(p))
             return Error{Errc::invalid_argument, "replay player names must be 0..64 printable ASCII bytes"};
     }
     if (h.checksum_interval < 1 || h.checksum_interval > 65535)
@@ -161,7 +158,7 @@ std::vector<std::uint8_t> ReplayWriter::bytes() const {
     flush_repeats(out);
     w.uint(kTagEnd, 1);
     w.uint(static_cast<std::uint64_t>(data_.frames_), 4);
-    w.uint(checksum64(std::as_bytes(std::span<const std::uint8_t>(out))), 8);
+    w.uint(rwd::detail::file_checksum(out), 8);
     return out;
 }
 
@@ -178,12 +175,8 @@ Result<ReplayData> parse_replay(std::span<const std::uint8_t> bytes) {
         return malformed("not a rewind replay (the file does not start with RWRP)");
     std::uint64_t version = 0, model = 0, players = 0, seed = 0, game_version = 0, interval = 0;
     if (!r.uint(version, 2)) return malformed("replay truncated in its header");
-    if (version < kReplayFormatVersion)
-        return Error{Errc::rejected,
-                     "replay format version is older than this build reads: play it with the "
-                     "release that recorded it"};
-    if (version > kReplayFormatVersion)
-        return Error{Errc::rejected, "replay format version is newer than this build reads: update rewind"};
+    if (Status v = rwd::detail::check_format_version(version, kReplayFormatVersion); !v.ok())
+        return v.error();
     if (!r.uint(model, 1) || !r.uint(players, 1) || !r.uint(seed, 8) || !r.uint(game_version, 4) ||
         !r.uint(interval, 2))
         return malformed("replay truncated in its header");
@@ -249,7 +242,7 @@ Result<ReplayData> parse_replay(std::span<const std::uint8_t> bytes) {
             if (!r.uint(file_checksum, 8)) return malformed("replay truncated in its end record");
             if (frames != static_cast<std::uint64_t>(d.frames_))
                 return malformed("replay end record disagrees with the frames recorded");
-            if (file_checksum != checksum64(std::as_bytes(bytes.first(covered))))
+            if (!rwd::detail::file_checksum_ok(bytes, covered, file_checksum))
                 return malformed("replay file checksum does not match: the file is damaged");
             if (r.remaining() != 0) return malformed("bytes after the replay's end record");
             return d;

@@ -11,6 +11,7 @@
 #include <rewind/session/client_server/detail/snapshot_sender.hpp>
 #include <rewind/session/client_server/message_outbox.hpp>
 #include <rewind/session/client_server/message_registry.hpp>
+#include <rewind/session/client_server/server_recorder.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
@@ -101,6 +102,9 @@ public:
         observer_ = fn;
         observer_user_ = user;
     }
+    /// Sets the recorder told every tick's final world and every message sent (a WorldRecorder<G>; not
+    /// owned, must outlive the server or be unset). nullptr: none.
+    void set_recorder(ServerRecorder<G>* recorder) { recorder_ = recorder; }
     /// The next tick to simulate.
     [[nodiscard]] Tick tick() const { return core_.tick(); }
     /// Whether a client holds `slot`.
@@ -140,6 +144,7 @@ private:
                        {}};
         if (Status st = encode_payload(m, out.payload); !st.ok()) return st;
         core_.send_message(out, core_.tick());
+        if (recorder_) recorder_->on_message(core_.tick(), out);
         return {};
     }
 
@@ -225,6 +230,7 @@ private:
         }
         if (rec) after_ = state_;
         if (observer_) observer_(observer_user_, tick, before, state_, false);
+        if (recorder_) recorder_->on_tick(tick, state_, false);
         core_.end_tick(now, started);
     }
 
@@ -244,6 +250,7 @@ private:
     void send_out(const OutMessage& m, Tick tick) {
         NearbyMessage nm{this, &m};
         core_.send_message(m, tick, m.scope == MessageScope::nearby ? &Server::sees_message : nullptr, &nm);
+        if (recorder_) recorder_->on_message(tick, m);
     }
 
     void replay_late_inputs();
@@ -283,6 +290,7 @@ private:
     State after_{};  // the world as the last tick or replay left it (replays only)
     TickObserver observer_ = nullptr;
     void* observer_user_ = nullptr;
+    ServerRecorder<G>* recorder_ = nullptr;
 };
 
 }  // namespace rwd::client_server

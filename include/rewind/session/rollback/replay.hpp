@@ -3,6 +3,7 @@
 #pragma once
 
 #include <rewind/core/result.hpp>
+#include <rewind/session/recording_file.hpp>
 #include <rewind/session/rollback/protocol.hpp>
 #include <rewind/session/rollback/types.hpp>
 
@@ -114,11 +115,5 @@ private:
 /// invalid_argument unless the replay is of `game_id` at `game_version` with at most `max_players` slots.
 [[nodiscard]] Status check_replay_game(const ReplayHeader& header, std::string_view game_id,
                                        std::uint32_t game_version, int max_players);
-
-/// Writes `bytes` to `path` (replacing it); io_error when the file cannot be written.
-[[nodiscard]] Status write_replay_file(const std::string& path, std::span<const std::uint8_t> bytes);
-/// Reads a whole file of at most `max_bytes`; io_error when unreadable, length_too_long when larger.
-[[nodiscard]] Result<std::vector<std::uint8_t>> read_replay_file(const std::string& path,
-                                                                 std::size_t max_bytes = 256u << 20);
 
 }  // namespace rwd::rollback

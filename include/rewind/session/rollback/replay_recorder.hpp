@@ -80,7 +80,9 @@ public:
     /// The replay file's bytes.
     [[nodiscard]] std::vector<std::uint8_t> bytes() const { return writer_.bytes(); }
     /// Writes the replay file to `path`.
-    [[nodiscard]] Status save(const std::string& path) const { return write_replay_file(path, bytes()); }
+    [[nodiscard]] Status save(const std::string& path) const {
+        return rwd::write_recording_file(path, bytes());
+    }
 
 private:
     explicit ReplayRecorder(ReplayWriter writer) : writer_(std::move(writer)) {}

@@ -104,6 +104,8 @@ bool Server<G>::replay_from(Tick from) {
     if (observer_)
         for (Tick t = from; t < core_.tick(); ++t)
             observer_(observer_user_, t, replay_.find(t)->before, after_of(t), true);
+    if (recorder_)
+        for (Tick t = from; t < core_.tick(); ++t) recorder_->on_tick(t, after_of(t), true);
     return true;
 }
 

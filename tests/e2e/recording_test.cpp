@@ -1,0 +1,60 @@
+// End to end: rewind-server --record writes a world recording of a match with bots and a connected client
+// when it is stopped by SIGTERM; rewind-client --replay checks it headless (every tick's world against its
+// checksum, seeks against a straight play) and draws it in a window.
+#include "e2e_common.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace e2e {
+namespace {
+
+TEST(E2E, TheServersWorldRecordingPlaysBackInTheClient) {
+    const std::string dir = test_dir("recording");
+    SCOPED_TRACE("logs in " + dir);
+    const std::string file = dir + "/match.rww";
+    std::filesystem::remove(file);
+    ServerProc server = start_server(dir, {"--bots", "3", "--status-interval", "0", "--record", file});
+    ASSERT_GT(server.port, 0);
+    Process client({kClientBin, "--connect", "127.0.0.1:" + std::to_string(server.port), "--headless",
+                    "--bot", "--duration", "6", "--seed", "4"},
+                   dir + "/client.log");
+    const auto client_code = client.wait(30s);
+    ASSERT_TRUE(client_code) << client.log();
+    EXPECT_EQ(*client_code, 0) << client.log();
+    server.proc->signal(SIGTERM);
+    const auto saved = server.proc->wait_for_line("event=recording_saved", 15s);
+    ASSERT_TRUE(saved) << server.proc->log();
+    EXPECT_TRUE(server.proc->wait(15s));
+    const auto ticks = kv_int(*saved, "ticks").value_or(0);
+    EXPECT_GT(ticks, 300) << "about 60 ticks a second for the client's 6 s and more";
+    EXPECT_GT(kv_int(*saved, "messages").value_or(0), 0);
+
+    Process check({kClientBin, "--replay", file, "--headless"}, dir + "/check.log");
+    const auto code = check.wait(60s);
+    ASSERT_TRUE(code) << check.log();
+    EXPECT_EQ(*code, 0) << check.log();
+    const auto r = final_report(check);
+    ASSERT_TRUE(r.is_object()) << check.log();
+    EXPECT_EQ(r["recorded_model"], "client-server");
+    EXPECT_EQ(r["ticks"].get<std::int64_t>(), ticks);
+    EXPECT_EQ(r["checksums_verified"].get<std::int64_t>(), ticks);
+    EXPECT_EQ(r["checksum_mismatches"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(r["seek_mismatches"].get<std::uint64_t>(), 0u);
+    std::printf("[ measured ] world recording: %s\n", r.dump().c_str());
+
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return;
+    const std::string png = dir + "/recording.png";
+    Process window({"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--replay", file, "--width",
+                    "1024", "--height", "640", "--screenshot", png, "--frames", "60"},
+                   dir + "/window.log");
+    const auto shown = window.wait(60s);
+    ASSERT_TRUE(shown) << "the windowed player did not finish";
+    EXPECT_EQ(*shown, 0) << window.log();
+    EXPECT_TRUE(std::filesystem::exists(png)) << window.log();
+}
+
+}  // namespace
+}  // namespace e2e
