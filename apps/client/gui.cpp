@@ -63,6 +63,7 @@ int run_gui(const ClientOptions& o) {
     pc.connect_token = o.connect_token;
     pc.session_keys = o.session_keys;
     pc.logger = log.logger();
+    pc.record_net = o.record_net;
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {
         std::fprintf(stderr, "rewind-client: cannot start: %s\n", rwd::error_name(started.code()).data());
@@ -190,6 +191,7 @@ int run_gui(const ClientOptions& o) {
         player.udp().update(clock.now());
         signals.sleep(Micros{5000});
     }
+    save_net_recording(player, log);
     std::printf("final %s\n",
                 client_report_json(player, played ? (now - play_start).seconds() : 0.0).c_str());
     std::fflush(stdout);

@@ -34,6 +34,7 @@ int run_headless(const ClientOptions& o) {
     pc.connect_token = o.connect_token;
     pc.session_keys = o.session_keys;
     pc.logger = log.logger();
+    pc.record_net = o.record_net;
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {
         std::fprintf(stderr, "rewind-client: cannot start: %s (%.*s)\n",
@@ -91,6 +92,7 @@ int run_headless(const ClientOptions& o) {
     log.kvf(rwd::LogLevel::info, "event=exit reason=%s disconnect=%s token_error=%s", why,
             cs::disconnect_code_name(code).data(),
             rwd::auth::token_error_name(player.client().stats().token_error).data());
+    save_net_recording(player, log);
     std::printf("final %s\n", client_report_json(player, played_s).c_str());
     std::fflush(stdout);
     // Clean: played and left on our terms, or the server closed the match in an orderly way.

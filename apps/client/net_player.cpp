@@ -1,6 +1,11 @@
 // NetPlayer: transport stack, session and bot wiring for one arena client.
 #include "client/net_player.hpp"
 
+#include <rewind/core/recording_file.hpp>
+#include <rewind/session/client_server/net_replay.hpp>
+
+#include <cstdio>
+
 namespace apps {
 
 using rwd::Micros;
@@ -45,7 +50,17 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
     cc.session_keys = config.session_keys;
     cc.logger = config.logger;
     if (auto s = cc.validate(); !s.ok()) return s.error();
-    p->client_ = std::make_unique<ArenaClient>(*p->conditioned_, cc);
+    if (!config.record_net.empty()) {
+        if (!config.connect_token.empty())
+            return rwd::Error{rwd::Errc::invalid_config,
+                              "a sealed session cannot be recorded (its keys would be "
+                              "in the file)"};
+        p->recording_ = std::make_unique<tr::RecordingTransport>(
+            *p->conditioned_, tr::NetRecordingHeader{"rewind-client", net_recording_config_text(cc), 0, 0});
+    }
+    p->client_ = std::make_unique<ArenaClient>(
+        p->recording_ ? static_cast<tr::Transport&>(*p->recording_) : *p->conditioned_, cc);
+    p->client_->record_to(p->recording_.get());
     if (config.bot) p->bot_.emplace(config.bot_seed);
     if (auto s = p->client_->connect(config.server, now); !s.ok()) return s.error();
     return p;
@@ -73,6 +88,48 @@ void NetPlayer::update(Micros now) {
 rwd::Status NetPlayer::reconnect(Micros now) {
     has_tick_ = false;
     return client_->connect(config_.server, now);
+}
+
+rwd::Status NetPlayer::save_net_recording(std::string& what) {
+    if (!recording_) return {};
+    client_->record_to(nullptr);
+    recording_->note_result(cs::correction_log_bytes(client_->corrections()));
+    const std::vector<std::uint8_t> bytes = recording_->bytes();
+    what = "path=" + config_.record_net + " records=" + std::to_string(recording_->records()) +
+           " bytes=" + std::to_string(bytes.size()) +
+           " corrections=" + std::to_string(client_->stats().corrections);
+    return rwd::write_recording_file(config_.record_net, bytes);
+}
+
+void save_net_recording(NetPlayer& player, const KvLog& log) {
+    std::string what;
+    const rwd::Status s = player.save_net_recording(what);
+    if (what.empty()) return;
+    if (s.ok())
+        log.kvf(rwd::LogLevel::info, "event=net_recording_saved %s", what.c_str());
+    else
+        log.kvf(rwd::LogLevel::error, "event=net_recording_not_saved %s reason=\"%.*s\"", what.c_str(),
+                static_cast<int>(s.error().detail.size()), s.error().detail.data());
+}
+
+std::string net_recording_config_text(const cs::ClientConfig& c) {
+    return "game=arena tick_rate=" + std::to_string(c.tick_rate_hz) +
+           " game_id=" + std::to_string(c.game_id) +
+           " correction_log=" + std::to_string(c.correction_log_size);
+}
+
+rwd::Result<cs::ClientConfig> client_config_from_text(const std::string& text) {
+    cs::ClientConfig cc;
+    int tick_rate = 0;
+    unsigned long long game_id = 0, log = 0;
+    if (std::sscanf(text.c_str(), "game=arena tick_rate=%d game_id=%llu correction_log=%llu", &tick_rate,
+                    &game_id, &log) != 3)
+        return rwd::Error{rwd::Errc::invalid_config, "not an arena client's recording"};
+    cc.tick_rate_hz = tick_rate;
+    cc.game_id = static_cast<std::uint32_t>(game_id);
+    cc.correction_log_size = static_cast<std::size_t>(log);
+    if (auto s = cc.validate(); !s.ok()) return s.error();
+    return cc;
 }
 
 void NetPlayer::quit(Micros now) {

@@ -2,6 +2,8 @@
 // bot.
 #pragma once
 
+#include "common/app_support.hpp"
+
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
 
@@ -11,6 +13,7 @@
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/transport/conditioned_transport.hpp>
 #include <rewind/transport/enet_transport.hpp>
+#include <rewind/transport/net_recording.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -36,7 +39,13 @@ struct NetPlayerConfig {
     std::vector<std::uint8_t> connect_token;  ///< sent in the hello (servers started with --public-key)
     rwd::auth::SessionKeys session_keys{};    ///< the token's keys: every packet after the hello is sealed
     rwd::Logger logger{};                     ///< the session's log hook
+    std::string record_net;  ///< record everything the session sees and does here (rewind-lab --replay-net)
 };
+
+/// The session description a network recording of an arena client carries, and the config it stands for.
+[[nodiscard]] std::string net_recording_config_text(const rwd::client_server::ClientConfig& config);
+/// The ClientConfig of a recording's config text (what rewind-client used); invalid_config if it is not one.
+[[nodiscard]] rwd::Result<rwd::client_server::ClientConfig> client_config_from_text(const std::string& text);
 
 /// What a bot on a client sees: its predicted self and every other player as the client renders them.
 [[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
@@ -55,6 +64,8 @@ public:
     void update(rwd::Micros now);
     /// Says goodbye (client_quit) and flushes it.
     void quit(rwd::Micros now);
+    /// With --record-net: notes the correction log as the outcome and writes the file; says what it wrote.
+    [[nodiscard]] rwd::Status save_net_recording(std::string& what);
     /// After the session ended: a new connection to the same server (a fresh seat, retried as the first).
     [[nodiscard]] rwd::Status reconnect(rwd::Micros now);
     /// The server this player connects to.
@@ -92,6 +103,7 @@ private:
     NetPlayerConfig config_;
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
     std::unique_ptr<rwd::transport::ConditionedTransport> conditioned_;
+    std::unique_ptr<rwd::transport::RecordingTransport> recording_;  // --record-net
     std::unique_ptr<ArenaClient> client_;
     std::optional<arena::Bot> bot_;
     arena::Input bot_input_{};
@@ -100,5 +112,9 @@ private:
     double rtt_sum_ms_ = 0.0;
     std::uint64_t rtt_ticks_ = 0;
 };
+
+/// With --record-net: writes the recording and logs event=net_recording_saved (or _not_saved with the
+/// reason).
+void save_net_recording(NetPlayer& player, const KvLog& log);
 
 }  // namespace apps

@@ -81,6 +81,11 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
                    "below) instead of connecting: Space pause, Left/Right a frame, Page Up/Down ten "
                    "seconds, +/- speed; with --headless, check it: play it through, verify every checksum "
                    "and seeks, print the result");
+    app.add_option(
+        "--record-net", o.record_net,
+        "Client-server: record every datagram and event the session took and sent, and every input, "
+        "with their times, to this file when the client exits; rewind-lab --replay-net re-runs it "
+        "offline with the same corrections (docs/REPLAY.md)");
     app.add_option("--save-replay", o.save_replay,
                    "Rollback: write the match to this replay file when it ends");
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-client")) return *code;
@@ -134,6 +139,12 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     if (!o.save_replay.empty() && o.model != "rollback") {
         std::fprintf(stderr,
                      "rewind-client: --save-replay records rollback matches (add --model rollback)\n");
+        return 2;
+    }
+    if (!o.record_net.empty() && (o.model != "cs" || !o.replay.empty() || !o.token.empty())) {
+        std::fprintf(stderr,
+                     "rewind-client: --record-net records a client-server session without --token (a "
+                     "sealed session's keys would be in the file)\n");
         return 2;
     }
     if (!o.replay.empty()) {

@@ -38,6 +38,7 @@ struct ClientOptions {
     std::string token;        ///< connect token from the backend: hex, or @FILE holding hex
     std::string replay;       ///< play this replay file instead of connecting (docs/REPLAY.md)
     std::string save_replay;  ///< rollback: write the match to this replay file when it ends
+    std::string record_net;   ///< client-server: record the session for rewind-lab --replay-net
 
     /// The token of the decoded --token credentials (empty: none) and its keys.
     std::vector<std::uint8_t> connect_token;

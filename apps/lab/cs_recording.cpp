@@ -1,8 +1,8 @@
 // The client-server world recording of a lab pass: written by the server, read back and checked tick by tick.
 #include "cs_recording.hpp"
 
+#include <rewind/core/recording_file.hpp>
 #include <rewind/session/client_server/world_player.hpp>
-#include <rewind/session/recording_file.hpp>
 
 #include <cstdio>
 

@@ -1,5 +1,6 @@
 // rewind-lab: measures a sync model on bot-driven matches over a simulated network and grades the checklist.
 #include "model.hpp"
+#include "net_replay_mode.hpp"
 #include "options.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "rewind-lab: %s\n", bad.c_str());
         return apps::kUsageError;
     }
+    if (!options.replay_net_path.empty()) return lab::replay_net(options.replay_net_path, stdout);
     if (!options.train_model_path.empty())
         return lab::train_snapshot_model(options, options.train_model_path, stdout);
     const lab::ModelResult result = lab::find_model(options.model)->run(options);  // validated

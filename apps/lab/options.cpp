@@ -182,6 +182,10 @@ void add_options(CLI::App& app, LabOptions& o) {
                    "write a replay of the match to this file and check it (docs/REPLAY.md; play it with "
                    "rewind-client --replay): rollback and lockstep, the first peer's inputs; client-server, "
                    "the main pass's server world at every tick and every message");
+    app.add_option("--replay-net", o.replay_net_path,
+                   "re-run a rewind-client --record-net recording offline instead of a model: compares every "
+                   "datagram the client sends and its whole correction log with the recording; exit 0 when "
+                   "they are the same");
     app.add_flag("--quiet", o.quiet, "print only the graded checklist (no header, no notes)");
     app.add_flag("--verbose", o.verbose,
                  "print everything measured behind each item and its target, and the per-peer tables (the "

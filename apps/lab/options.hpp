@@ -57,6 +57,7 @@ struct LabOptions {
     bool plot_worst = false;            ///< charts also draw the worst client's line
     std::string html_path;              ///< write a one-page HTML summary here (empty: none)
     std::string replay_path;            ///< write the match's replay or world recording here
+    std::string replay_net_path;        ///< re-run this rewind-client network recording instead of a model
     bool quiet = false;                 ///< print only the verdict table
     bool verbose = false;               ///< print everything measured per item, and the wide tables
 

@@ -4,6 +4,7 @@
 #include <rewind/core/checksum.hpp>
 #include <rewind/core/fixed_step.hpp>
 #include <rewind/core/log.hpp>
+#include <rewind/core/recording_file.hpp>
 #include <rewind/core/result.hpp>
 #include <rewind/core/rng.hpp>
 #include <rewind/core/sequence.hpp>
@@ -18,6 +19,7 @@
 #include <rewind/session/client_server/message_outbox.hpp>
 #include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/messages.hpp>
+#include <rewind/session/client_server/net_replay.hpp>
 #include <rewind/session/client_server/packets.hpp>
 #include <rewind/session/client_server/server.hpp>
 #include <rewind/session/client_server/server_recorder.hpp>
@@ -29,7 +31,6 @@
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
 #include <rewind/session/game_hooks.hpp>
-#include <rewind/session/recording_file.hpp>
 #include <rewind/session/rollback/desync.hpp>
 #include <rewind/session/rollback/frame_pacer.hpp>
 #include <rewind/session/rollback/game_traits.hpp>
@@ -56,6 +57,7 @@
 #include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/link_conditioner.hpp>
 #include <rewind/transport/link_config.hpp>
+#include <rewind/transport/net_recording.hpp>
 #include <rewind/transport/sim_network.hpp>
 #include <rewind/transport/transport.hpp>
 #include <rewind/wire/bit_reader.hpp>

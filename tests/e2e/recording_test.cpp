@@ -1,6 +1,7 @@
 // End to end: rewind-server --record writes a world recording of a match with bots and a connected client
 // when it is stopped by SIGTERM; rewind-client --replay checks it headless (every tick's world against its
-// checksum, seeks against a straight play) and draws it in a window.
+// checksum, seeks against a straight play) and draws it in a window; a client recorded with --record-net
+// through a jittery, lossy relay re-runs exactly in rewind-lab --replay-net.
 #include "e2e_common.hpp"
 
 #include <csignal>
@@ -54,6 +55,52 @@ TEST(E2E, TheServersWorldRecordingPlaysBackInTheClient) {
     ASSERT_TRUE(shown) << "the windowed player did not finish";
     EXPECT_EQ(*shown, 0) << window.log();
     EXPECT_TRUE(std::filesystem::exists(png)) << window.log();
+}
+
+}  // namespace
+}  // namespace e2e
+
+namespace e2e {
+namespace {
+
+TEST(E2E, ARecordedClientReRunsExactlyInTheLab) {
+    const std::string dir = test_dir("net_recording");
+    SCOPED_TRACE("logs in " + dir);
+    const std::string file = dir + "/client.rwn";
+    std::filesystem::remove(file);
+    ServerProc server = start_server(dir, {"--bots", "3", "--status-interval", "0"});
+    ASSERT_GT(server.port, 0);
+    Process relay(
+        {kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(server.port), "--latency",
+         "60", "--jitter", "15", "--loss", "3", "--seed", "3", "--stats-interval", "0"},
+        dir + "/relay.log");
+    const auto relay_line = relay.wait_for_line("event=listening", 10s);
+    ASSERT_TRUE(relay_line) << relay.log();
+    const int relay_port = static_cast<int>(kv_int(*relay_line, "port").value_or(0));
+    Process client({kClientBin, "--connect", "127.0.0.1:" + std::to_string(relay_port), "--headless", "--bot",
+                    "--duration", "8", "--seed", "5", "--record-net", file},
+                   dir + "/client.log");
+    const auto code = client.wait(30s);
+    ASSERT_TRUE(code) << client.log();
+    EXPECT_EQ(*code, 0) << client.log();
+    const auto saved = client.wait_for_line("event=net_recording_saved", 1s);
+    ASSERT_TRUE(saved) << client.log();
+    const auto live = final_report(client);
+    ASSERT_TRUE(live.is_object());
+
+    Process lab({kLabBin, "--replay-net", file}, dir + "/lab.log");
+    const auto lab_code = lab.wait(60s);
+    ASSERT_TRUE(lab_code) << lab.log();
+    EXPECT_EQ(*lab_code, 0) << lab.log();
+    EXPECT_NE(lab.log().find("replay-net: EXACT"), std::string::npos) << lab.log();
+    const std::string corrections =
+        "corrections: " + std::to_string(live["corrections"].get<std::uint64_t>()) + " in the re-run";
+    EXPECT_NE(lab.log().find(corrections), std::string::npos) << lab.log();
+    std::printf("[ measured ] %s\n", saved->c_str());
+    relay.signal(SIGTERM);
+    server.proc->signal(SIGTERM);
+    EXPECT_TRUE(relay.wait(10s));
+    EXPECT_TRUE(server.proc->wait(15s));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 /// Connect token layout, minting (sealed keys, Ed25519 signature) and verification of untrusted tokens.
 #include <rewind/session/auth/connect_token.hpp>
 
-#include "session/byte_cursor.hpp"
+#include <rewind/core/detail/byte_cursor.hpp>
 #include "sodium_init.hpp"
 
 #include <sodium.h>

@@ -2,8 +2,8 @@
 #include <rewind/core/checksum.hpp>
 #include <rewind/session/client_server/world_recording.hpp>
 
-#include "session/byte_cursor.hpp"
-#include "session/recording_format.hpp"
+#include <rewind/core/detail/byte_cursor.hpp>
+#include <rewind/core/detail/recording_format.hpp>
 
 #include <algorithm>
 #include <array>

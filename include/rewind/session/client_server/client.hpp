@@ -19,8 +19,11 @@
 #include <rewind/sync/frac_tick.hpp>
 #include <rewind/sync/interpolation_buffer.hpp>
 #include <rewind/sync/visual_smoother.hpp>
+#include <rewind/transport/net_recording.hpp>
 #include <rewind/transport/transport.hpp>
+#include <rewind/wire/stream.hpp>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -68,18 +71,29 @@ public:
 
     /// Starts connecting to the server at `server`.
     [[nodiscard]] Status connect(const transport::Address& server, Micros now) {
+        if (netrec_) netrec_->note_connect(server, now);
         return core_.connect(server, now);
     }
     /// Says goodbye and closes the connection.
-    void disconnect(Micros now) { core_.disconnect(now); }
+    void disconnect(Micros now) {
+        if (netrec_) netrec_->note_disconnect(now);
+        core_.disconnect(now);
+    }
     /// Moves the client to `now`: takes in messages, runs due ticks (predict + send), tracks the clock.
     void update(Micros now) {
+        if (netrec_) netrec_->note_update(now);
         // The correction offset decays with time, before this frame's corrections.
         smoother_.advance(core_.time_since_update(now));
         core_.update(now);
     }
     /// The local player's input for the coming ticks (it stays until changed).
-    void set_input(const Input& input) { input_ = input; }
+    void set_input(const Input& input) {
+        if (netrec_) note_input(input);
+        input_ = input;
+    }
+    /// Notes every call above and render_entities() in `recording` (the RecordingTransport this client speaks
+    /// on), so that replay_client() can re-run this client offline; nullptr stops. See docs/REPLAY.md.
+    void record_to(transport::RecordingTransport* recording) { netrec_ = recording; }
     /// Sends a chat line (at most kMaxChatBytes); the server relays it to everyone as a Chat message.
     [[nodiscard]] Status send_chat(const std::string& text) { return core_.send_chat(text); }
     /// Sends `m` to the server on its type's channel. Fails with length_too_long when it is over its
@@ -173,6 +187,14 @@ private:
     void predicted_state_changed() { own_fresh_ = false; }
     [[nodiscard]] std::optional<EntitySnapshot> own_in(std::span<const EntityRecord> entities) const;
     void predict_one(State& s, Tick t);
+    void note_input(const Input& input) {
+        std::array<std::uint8_t, 256> buf{};
+        wire::WriteStream w(std::span<std::uint8_t>(buf.data(), buf.size()));
+        Input copy = input;
+        if (!serialize(w, copy) || !w.ok()) return;
+        w.flush();
+        netrec_->note_input(std::span<const std::uint8_t>(buf.data(), w.bytes_used()));
+    }
 
     detail::ClientCore core_;
     sync::InterpolationBuffer<std::vector<EntityRecord>, 32> interp_;
@@ -208,6 +230,7 @@ private:
     mutable int own_slot_ = -1;
     bool has_render_sample_ = false;
     Micros render_sampled_at_{};
+    transport::RecordingTransport* netrec_ = nullptr;  // record_to()
 };
 
 }  // namespace rwd::client_server

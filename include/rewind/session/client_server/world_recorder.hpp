@@ -2,12 +2,12 @@
 /// every message sent), written as a world recording file (docs/REPLAY.md).
 #pragma once
 
+#include <rewind/core/recording_file.hpp>
 #include <rewind/core/result.hpp>
 #include <rewind/session/client_server/server_recorder.hpp>
 #include <rewind/session/client_server/world_recording.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
-#include <rewind/session/recording_file.hpp>
 #include <rewind/wire/stream.hpp>
 
 #include <array>

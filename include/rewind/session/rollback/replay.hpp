@@ -2,8 +2,8 @@
 /// docs/REPLAY.md).
 #pragma once
 
+#include <rewind/core/recording_file.hpp>
 #include <rewind/core/result.hpp>
-#include <rewind/session/recording_file.hpp>
 #include <rewind/session/rollback/protocol.hpp>
 #include <rewind/session/rollback/types.hpp>
 

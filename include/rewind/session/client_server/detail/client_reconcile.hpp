@@ -138,6 +138,7 @@ void Client<G>::update_render_time(Micros now) {
 
 template <class G>
 const std::vector<typename Client<G>::RenderEntity>& Client<G>::render_entities(Micros now) {
+    if (netrec_) netrec_->note_render(now);
     update_render_time(now);
     render_.clear();
     const int slot = core_.slot();

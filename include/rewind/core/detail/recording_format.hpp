@@ -1,5 +1,5 @@
 /// What the replay and world recording layouts share: name checks, the version verdict, the file checksum
-/// (private to src/session).
+/// (for the library's own sources, not API).
 #pragma once
 
 #include <rewind/core/checksum.hpp>

@@ -1,5 +1,5 @@
-/// ByteWriter and ByteReader: little-endian fixed-width fields for the session layer's byte formats (connect
-/// tokens, replay files); private to src/session.
+/// ByteWriter and ByteReader: little-endian fixed-width fields for the library's byte formats (connect
+/// tokens, replay files, recordings); for the library's own sources, not API.
 #pragma once
 
 #include <cstddef>

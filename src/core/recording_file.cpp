@@ -1,5 +1,5 @@
 /// Reading and writing replay and recording files whole.
-#include <rewind/session/recording_file.hpp>
+#include <rewind/core/recording_file.hpp>
 
 #include <fstream>
 

@@ -1,0 +1,92 @@
+/// replay_client: re-runs a client offline from a network recording, exactly as it ran (docs/REPLAY.md).
+#pragma once
+
+#include <rewind/session/client_server/client.hpp>
+#include <rewind/session/client_server/config.hpp>
+#include <rewind/transport/address_text.hpp>
+#include <rewind/transport/net_recording.hpp>
+#include <rewind/wire/stream.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace rwd::client_server {
+
+/// What a re-run found.
+template <class G>
+struct ClientReplay {
+    transport::PlaybackTransport::Divergence divergence;  ///< where it did differently from the recording
+    std::uint64_t calls = 0;      ///< program calls made (update, input, render, connect, ...)
+    std::uint64_t bad_calls = 0;  ///< recorded calls that could not be made (an undecodable input)
+    std::vector<std::uint8_t> recorded_result;  ///< the outcome the program noted when it recorded
+    ClientStats stats;                          ///< the re-run client's stats at the end
+    std::deque<CorrectionRecord<typename G::EntitySnapshot>> corrections;  ///< its correction log
+};
+
+/// The bytes a correction log is compared by: per correction its tick, position error and differing fields.
+template <class EntitySnapshot>
+std::vector<std::uint8_t> correction_log_bytes(const std::deque<CorrectionRecord<EntitySnapshot>>& log) {
+    std::vector<std::uint8_t> out;
+    out.reserve(log.size() * 16);
+    const auto put = [&out](std::uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    };
+    for (const auto& c : log) {
+        put(c.tick.value, 4);
+        put(static_cast<std::uint64_t>(c.error_q), 8);
+        put(c.fields, 4);
+    }
+    return out;
+}
+
+/// Builds a Client<G> with `config` (as the recorded one was built) on a PlaybackTransport of `data` and
+/// makes every recorded program call in order. A deterministic client then takes the same events, sends the
+/// same datagrams (each compared) and makes the same corrections.
+template <class G>
+[[nodiscard]] ClientReplay<G> replay_client(const transport::NetRecordingData& data,
+                                            const ClientConfig& config) {
+    using Kind = transport::NetRecord::Kind;
+    ClientReplay<G> out;
+    transport::PlaybackTransport t(data);
+    Client<G> c(t, config);
+    for (const transport::NetRecord* r = t.next_app(); r != nullptr; r = t.next_app()) {
+        ++out.calls;
+        switch (r->kind) {
+            case Kind::app_update:
+                c.update(r->now);
+                break;
+            case Kind::app_render:
+                (void)c.render_entities(r->now);
+                break;
+            case Kind::app_disconnect:
+                c.disconnect(r->now);
+                break;
+            case Kind::app_input: {
+                typename G::Input in{};
+                wire::ReadStream s(std::span<const std::uint8_t>(r->bytes));
+                if (serialize(s, in) && s.ok())
+                    c.set_input(in);
+                else
+                    ++out.bad_calls;
+                break;
+            }
+            case Kind::app_connect: {
+                const std::string text(r->bytes.begin(), r->bytes.end());
+                auto address = transport::parse_address(text);
+                if (!address.ok() || !c.connect(address.value(), r->now).ok()) ++out.bad_calls;
+                break;
+            }
+            default:
+                ++out.bad_calls;
+                break;
+        }
+    }
+    out.divergence = t.divergence();
+    out.recorded_result = t.recorded_result();
+    out.stats = c.stats();
+    out.corrections = c.corrections();
+    return out;
+}
+
+}  // namespace rwd::client_server

@@ -1,0 +1,40 @@
+/// libFuzzer target: the network recording parser on arbitrary bytes (once as given, once with its file
+/// checksum repaired so that mutations reach the records), then an arena client re-run from whatever parses:
+/// every recorded event reaches the client's decoders as untrusted network data.
+#include <arena/arena_game.hpp>
+
+#include <rewind/core/checksum.hpp>
+#include <rewind/session/client_server/net_replay.hpp>
+#include <rewind/transport/net_recording.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <vector>
+
+namespace {
+
+constexpr std::size_t kMaxReplayedRecords = 4000;  // longer recordings are parsed, not re-run
+
+void exercise(const rwd::transport::NetRecordingData& d) {
+    if (d.records.size() > kMaxReplayedRecords) return;
+    rwd::client_server::ClientConfig cc;
+    cc.game_id = 0x4152454Eu;
+    const auto r = rwd::client_server::replay_client<arena::ArenaGame>(d, cc);
+    if (r.divergence.sends_compared > d.records.size()) std::abort();  // only recorded sends are compared
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::span<const std::uint8_t> bytes(data, size);
+    if (auto d = rwd::transport::parse_net_recording(bytes); d.ok()) exercise(d.value());
+    if (size < 8) return 0;
+    std::vector<std::uint8_t> repaired(bytes.begin(), bytes.end());
+    const std::uint64_t c =
+        rwd::checksum64(std::as_bytes(std::span<const std::uint8_t>(repaired).first(size - 8)));
+    for (std::size_t i = 0; i < 8; ++i) repaired[size - 8 + i] = static_cast<std::uint8_t>(c >> (8 * i));
+    if (auto d = rwd::transport::parse_net_recording(repaired); d.ok()) exercise(d.value());
+    return 0;
+}
