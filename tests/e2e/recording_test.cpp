@@ -48,9 +48,11 @@ TEST(E2E, TheServersWorldRecordingPlaysBackInTheClient) {
 
     if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return;
     const std::string png = dir + "/recording.png";
-    Process window({"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--replay", file, "--width",
-                    "1024", "--height", "640", "--screenshot", png, "--frames", "60"},
-                   dir + "/window.log");
+    const auto window_proc =
+        start_windowed({"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--replay", file,
+                        "--width", "1024", "--height", "640", "--screenshot", png, "--frames", "60"},
+                       dir + "/window.log");
+    Process& window = *window_proc;
     const auto shown = window.wait(60s);
     ASSERT_TRUE(shown) << "the windowed player did not finish";
     EXPECT_EQ(*shown, 0) << window.log();

@@ -32,22 +32,6 @@ std::size_t count_colour(const unsigned char* px, std::size_t n, apps::palette::
     return k;
 }
 
-/// Runs `argv` with LeakSanitizer off: under AddressSanitizer the system's GL driver and D-Bus (loaded by
-/// SDL) leak a few allocations at exit that no rewind code owns; leak checking stays on for every other
-/// process.
-std::unique_ptr<Process> start_windowed(const std::vector<std::string>& argv, const std::string& log) {
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    const std::string saved = asan ? asan : "";
-    setenv("ASAN_OPTIONS",
-           (saved.empty() ? std::string("detect_leaks=0") : saved + ":detect_leaks=0").c_str(), 1);
-    auto p = std::make_unique<Process>(argv, log);
-    if (asan)
-        setenv("ASAN_OPTIONS", saved.c_str(), 1);
-    else
-        unsetenv("ASAN_OPTIONS");
-    return p;
-}
-
 /// Pixels of colour `c` along row `at` (or column `at` when `column`) of a w x h RGBA image.
 std::size_t on_line(const unsigned char* px, int w, int h, int at, bool column, apps::palette::Rgb c) {
     std::size_t k = 0;
