@@ -328,6 +328,13 @@ int ServerApp::run(SignalWaiter& signals) {
         if (options_.bots > 0) manage_bots(now);
         if (metrics_) metrics_->serve([this] { return metrics_page(); });
         if (agones_) tell_agones(now);
+        if (recorder_ && !recording_full_ &&
+            recorder_->size_bytes() > static_cast<std::size_t>(options_.record_max_mb) << 20) {
+            server_->set_recorder(nullptr);  // what is recorded is kept and written at the end
+            recording_full_ = true;
+            log_.kvf(LogLevel::warn, "event=recording_full path=%s max_mb=%d ticks=%zu",
+                     options_.record_path.c_str(), options_.record_max_mb, recorder_->ticks());
+        }
         if (status_every.count > 0 && now >= next_status) {
             status(now);
             next_status = now + status_every;

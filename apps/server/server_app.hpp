@@ -45,6 +45,7 @@ struct ServerOptions {
     std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
     bool agones = false;      ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
     std::string record_path;  ///< write a world recording of the match here when the server stops
+    int record_max_mb = 512;  ///< stop recording (keeping what was recorded) beyond this many MB
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
@@ -90,6 +91,7 @@ private:
     std::vector<int> departed_bot_slots_;           // seats of bots that quit and are not unseated yet
     rwd::Micros next_agones_health_{};
     bool agones_failure_logged_ = false;
+    bool recording_full_ = false;  // --record-max-mb reached: the recorder was detached
     std::uint64_t bots_started_ = 0;
     std::optional<rwd::auth::SecretKey> bot_key_;  // mints the bots' connect tokens when tokens are required
     std::optional<rwd::auth::SealingKey> sealing_key_;  // seals their keys (tokens required)

@@ -62,6 +62,8 @@ public:
     /// Ticks and messages recorded (written or pending).
     [[nodiscard]] std::size_t ticks() const { return writer_.ticks() + pending_.size(); }
     [[nodiscard]] std::size_t messages() const { return writer_.messages(); }
+    /// Bytes recorded so far (the ticks still held back for replays not counted).
+    [[nodiscard]] std::size_t size_bytes() const { return writer_.size_bytes(); }
     /// Replayed ticks that arrived after they were written (0 when the window covers the server's replays).
     [[nodiscard]] std::uint64_t late_replays() const { return late_replays_; }
     /// Ticks or messages the writer refused (an entity over 255 bytes, a message over the limit).

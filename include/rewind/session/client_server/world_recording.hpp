@@ -102,6 +102,8 @@ public:
     /// Ticks and messages so far.
     [[nodiscard]] std::size_t ticks() const { return ticks_; }
     [[nodiscard]] std::size_t messages() const { return messages_; }
+    /// Bytes written so far (the file is this plus a few dozen).
+    [[nodiscard]] std::size_t size_bytes() const { return body_.size(); }
     /// The complete file.
     [[nodiscard]] std::vector<std::uint8_t> bytes() const;
 
