@@ -4,6 +4,7 @@
 #include <rewind/core/recording_file.hpp>
 #include <rewind/session/client_server/net_replay.hpp>
 
+#include <charconv>
 #include <cstdio>
 
 namespace apps {
@@ -120,14 +121,22 @@ std::string net_recording_config_text(const cs::ClientConfig& c) {
 
 rwd::Result<cs::ClientConfig> client_config_from_text(const std::string& text) {
     cs::ClientConfig cc;
-    int tick_rate = 0;
-    unsigned long long game_id = 0, log = 0;
-    if (std::sscanf(text.c_str(), "game=arena tick_rate=%d game_id=%llu correction_log=%llu", &tick_rate,
-                    &game_id, &log) != 3)
+    // Untrusted text: each number read with from_chars and range-checked.
+    std::uint32_t tick_rate = 0, game_id = 0, log = 0;
+    const auto field = [&text](std::string_view key, std::uint32_t& out) {
+        const std::size_t at = text.find(key);
+        if (at == std::string::npos) return false;
+        const char* first = text.data() + at + key.size();
+        const auto [end, ec] = std::from_chars(first, text.data() + text.size(), out);
+        return ec == std::errc{} && end != first;
+    };
+    if (text.rfind("game=arena ", 0) != 0 || !field(" tick_rate=", tick_rate) ||
+        !field(" game_id=", game_id) || !field(" correction_log=", log) || tick_rate > 1000 ||
+        log > 1'000'000)
         return rwd::Error{rwd::Errc::invalid_config, "not an arena client's recording"};
-    cc.tick_rate_hz = tick_rate;
-    cc.game_id = static_cast<std::uint32_t>(game_id);
-    cc.correction_log_size = static_cast<std::size_t>(log);
+    cc.tick_rate_hz = static_cast<int>(tick_rate);
+    cc.game_id = game_id;
+    cc.correction_log_size = log;
     if (auto s = cc.validate(); !s.ok()) return s.error();
     return cc;
 }

@@ -94,9 +94,10 @@ public:
     std::uint64_t mismatches() const override { return w_.checksum_mismatches(); }
     std::vector<std::string> feed() const override {
         std::vector<std::string> lines;
-        const std::uint32_t now = w_.tick().value, span = static_cast<std::uint32_t>(kFeedSeconds * rate());
-        for (std::uint32_t t = now >= span ? now - span : 0; t <= now; ++t) {
-            for (const cs::RecordedMessage& m : w_.messages_at(rwd::Tick{t})) {
+        // 64-bit: a recording may end at tick 0xFFFFFFFF.
+        const std::uint64_t now = w_.tick().value, span = static_cast<std::uint64_t>(kFeedSeconds * rate());
+        for (std::uint64_t t = now >= span ? now - span : 0; t <= now; ++t) {
+            for (const cs::RecordedMessage& m : w_.messages_at(rwd::Tick{static_cast<std::uint32_t>(t)})) {
                 arena::DeathMessage d;
                 if (!cs::read_message_as<arena::ArenaGame>(World::as_message(m), d)) continue;
                 lines.push_back(d.killer == d.victim ? "player " + std::to_string(d.victim) + " died"
@@ -132,7 +133,7 @@ int check_rollback(Player& player, const ClientOptions& o) {
                      {"seeks", v.seeks},
                      {"seek_mismatches", v.seek_mismatches},
                      {"seek_frames_mean", v.seek_frames_mean},
-                     {"checksum", v.hashes.empty() ? 0 : v.hashes.back()}};
+                     {"checksum", v.final_checksum}};
     print_final(j);
     return v.exact() ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 #include <rewind/core/recording_file.hpp>
 #include <rewind/session/client_server/world_player.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace lab {
@@ -85,8 +86,8 @@ void add_recording_item(const RecordingFigures& r, Verdict& verdict) {
         "server's final world, %llu/%llu checksums; %llu/%llu seeks equal a straight play (%.0f ticks "
         "applied per seek); %llu replayed ticks came too late",
         r.path.c_str(), u(r.ticks), u(r.messages), u(r.bytes), u(r.worlds_compared - r.worlds_differing),
-        u(r.worlds_compared), u(r.checksums_verified - r.checksum_mismatches), u(r.ticks),
-        u(r.seeks - r.seek_mismatches), u(r.seeks), r.seek_ticks_mean, u(r.late_replays));
+        u(r.worlds_compared), u(r.checksums_verified - std::min(r.checksum_mismatches, r.checksums_verified)),
+        u(r.ticks), u(r.seeks - r.seek_mismatches), u(r.seeks), r.seek_ticks_mean, u(r.late_replays));
     verdict.add(
         "Replay file", r.error.empty() ? std::string(figure) : "error: " + r.error,
         r.error.empty() ? std::string(measured) : std::string(measured) + ", error: " + r.error,

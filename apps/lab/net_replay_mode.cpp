@@ -40,8 +40,11 @@ int replay_net(const std::string& path, std::FILE* out) {
     const bool same_log = log == r.recorded_result;
     const bool exact = r.divergence.none() && r.bad_calls == 0 && same_log;
     const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
-    std::fprintf(out, "rewind-lab --replay-net %s (%s, %zu records)\n", path.c_str(),
-                 data->header.config.c_str(), data->records.size());
+    std::string described = data->header.config;  // untrusted text: only printable ASCII reaches the terminal
+    for (char& ch : described)
+        if (ch < 0x20 || ch > 0x7E) ch = '?';
+    std::fprintf(out, "rewind-lab --replay-net %s (%s, %zu records)\n", path.c_str(), described.c_str(),
+                 data->records.size());
     std::fprintf(out, "  program calls re-made: %llu (%llu could not be made)\n", u(r.calls), u(r.bad_calls));
     std::fprintf(out,
                  "  datagrams sent: %llu compared with the recording, %llu differ, %llu extra; %llu recorded "

@@ -75,7 +75,7 @@ public:
             out_.error = std::string(player.error().detail);
             return;
         }
-        const rwd::rollback::ReplayVerdict v = rwd::rollback::verify_replay(player.value(), 32, seed_);
+        const rwd::rollback::ReplayVerdict v = rwd::rollback::verify_replay(player.value(), 32, seed_, true);
         for (std::size_t f = 0; f < v.hashes.size() && f < known.size() && f < hashes.size(); ++f) {
             if (!known[f]) continue;
             ++out_.frames_compared;

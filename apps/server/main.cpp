@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
                    "recording is kept in memory until then (about 95 MB an hour with 8 players)");
     app.add_option("--record-max-mb", o.record_max_mb,
                    "With --record: stop recording beyond this many MB (what was recorded is still written)")
-        ->check(CLI::Range(1, 65536))
+        ->check(CLI::Range(1, 1000))  // players read files of up to 1 GiB
         ->capture_default_str();
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-server")) return *code;
     if (o.tick_rate_hz !=

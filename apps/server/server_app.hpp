@@ -45,7 +45,7 @@ struct ServerOptions {
     std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
     bool agones = false;      ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
     std::string record_path;  ///< write a world recording of the match here when the server stops
-    int record_max_mb = 512;  ///< stop recording (keeping what was recorded) beyond this many MB
+    int record_max_mb = 256;  ///< stop recording (keeping what was recorded) beyond this many MB
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.

@@ -226,7 +226,7 @@ Result<NetRecordingData> parse_net_recording(std::span<const std::uint8_t> bytes
         }
         if (!ok) return malformed("network recording truncated in a record");
         if (rec.app() && rec.kind != NetRecord::Kind::app_input) {
-            if (static_cast<std::uint64_t>(rec.now.count) > kMaxTime)
+            if (static_cast<std::uint64_t>(rec.now.count) >= kMaxTime)
                 return malformed("a network recording time is out of range");
             if (rec.now < last_time) return malformed("network recording times go backwards");
             last_time = rec.now;

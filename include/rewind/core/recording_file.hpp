@@ -15,6 +15,6 @@ namespace rwd {
 [[nodiscard]] Status write_recording_file(const std::string& path, std::span<const std::uint8_t> bytes);
 /// Reads a whole file of at most `max_bytes`; io_error when unreadable, length_too_long when larger.
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_recording_file(const std::string& path,
-                                                                    std::size_t max_bytes = 256u << 20);
+                                                                    std::size_t max_bytes = 1024u << 20);
 
 }  // namespace rwd

@@ -125,7 +125,7 @@ public:
         std::uint64_t sends_compared = 0;    ///< datagrams sent and compared with the recorded ones
         std::uint64_t sends_differing = 0;   ///< of those, different bytes, peer or delivery
         std::uint64_t sends_extra = 0;       ///< datagrams sent where the recording has none
-        std::uint64_t records_skipped = 0;   ///< recorded events, results or sends the re-run did not take
+        std::uint64_t records_skipped = 0;   ///< recorded events, connect results or sends not taken
         std::uint64_t connects_missing = 0;  ///< connect() calls with no recorded result
         [[nodiscard]] bool none() const {
             return sends_differing == 0 && sends_extra == 0 && records_skipped == 0 && connects_missing == 0;

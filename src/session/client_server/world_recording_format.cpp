@@ -64,7 +64,8 @@ WorldWriter::WorldWriter(WorldRecordingHeader header, int keyframe_ticks)
     : header_(std::move(header)), keyframe_ticks_(keyframe_ticks) {}
 
 Status WorldWriter::add_tick(Tick tick, std::span<const WorldEntityBytes> world) {
-    if (any_tick_ && !(tick > last_)) return Error{Errc::invalid_argument, "recorded ticks must increase"};
+    if (any_tick_ && tick.value <= last_.value)
+        return Error{Errc::invalid_argument, "recorded ticks must increase"};
     if (world.size() > kMaxEntriesPerTick) return Error{Errc::out_of_space, "too many entities in one tick"};
     for (std::size_t i = 0; i < world.size(); ++i) {
         if (world[i].bytes.size() > kMaxRecordedEntityBytes)
@@ -72,7 +73,7 @@ Status WorldWriter::add_tick(Tick tick, std::span<const WorldEntityBytes> world)
         if (i > 0 && world[i].id <= world[i - 1].id)
             return Error{Errc::invalid_argument, "a recorded world must list ids strictly ascending"};
     }
-    const bool keyframe = ticks_ % static_cast<std::size_t>(keyframe_ticks_) == 0;
+    bool keyframe = ticks_ % static_cast<std::size_t>(keyframe_ticks_) == 0;
     std::vector<std::uint8_t> entries;
     rwd::detail::ByteWriter w(entries);
     std::size_t count = 0;
@@ -100,7 +101,12 @@ Status WorldWriter::add_tick(Tick tick, std::span<const WorldEntityBytes> world)
                 ++b;
             }
         }
-        if (count > kMaxEntriesPerTick) return Error{Errc::out_of_space, "too many changes in one tick"};
+        if (count > kMaxEntriesPerTick) {  // more changes than a delta holds: the whole world instead
+            entries.clear();
+            for (const WorldEntityBytes& e : world) put_entity(w, e.id, e.bytes);
+            count = world.size();
+            keyframe = true;
+        }
     }
     rwd::detail::ByteWriter out(body_);
     out.uint(kTagTick, 1);
@@ -192,7 +198,7 @@ Result<WorldRecordingData> parse_world_recording(std::span<const std::uint8_t> b
                 return malformed("recording truncated in a tick record");
             if (key > 1) return malformed("bad keyframe flag in a tick record");
             if (d.ticks_.empty() && key == 0) return malformed("the first recorded tick must be a keyframe");
-            if (!d.ticks_.empty() && !(Tick{static_cast<std::uint32_t>(tick)} > d.ticks_.back().tick))
+            if (!d.ticks_.empty() && tick <= d.ticks_.back().tick.value)
                 return malformed("recorded ticks must increase");
             WorldRecordingData::TickRecord t;
             t.tick = Tick{static_cast<std::uint32_t>(tick)};
@@ -214,6 +220,8 @@ Result<WorldRecordingData> parse_world_recording(std::span<const std::uint8_t> b
                 if (op == kOpSet) {
                     if (!r.uint(size, 1) || !r.raw(body, size))
                         return malformed("recording truncated in an entity");
+                    if (d.bytes_.size() + size > std::numeric_limits<std::uint32_t>::max())
+                        return malformed("recording too large (over 4 GiB of entities)");
                     e.offset = static_cast<std::uint32_t>(d.bytes_.size());
                     e.size = static_cast<std::uint8_t>(size);
                     d.bytes_.insert(d.bytes_.end(), body.begin(), body.end());

@@ -91,7 +91,7 @@ ReplayWriter::ReplayWriter(ReplayHeader header) : last_(header.players.size()) {
 Status ReplayWriter::add_frame(std::span<const InputBits> inputs) {
     if (inputs.size() != last_.size())
         return Error{Errc::invalid_argument, "add_frame needs one input per replay slot"};
-    if (data_.frames_ == std::numeric_limits<Frame>::max())
+    if (data_.frames_ == kMaxReplayFrames)
         return Error{Errc::out_of_space, "replay frame count at its limit"};
     std::uint8_t mask = 0;
     for (std::size_t p = 0; p < inputs.size(); ++p) {
@@ -206,8 +206,7 @@ Result<ReplayData> parse_replay(std::span<const std::uint8_t> bytes) {
             if ((mask & ~all) != 0)
                 return malformed("replay frame record names a slot the match does not have");
             if (d.frames_ == 0 && mask != all) return malformed("the first replay frame must set every slot");
-            if (d.frames_ == std::numeric_limits<Frame>::max())
-                return malformed("replay has too many frames");
+            if (d.frames_ == kMaxReplayFrames) return malformed("replay has too many frames");
             for (std::size_t p = 0; p < players; ++p) {
                 if ((mask & (1u << p)) == 0) continue;
                 std::uint64_t size = 0;
@@ -224,7 +223,7 @@ Result<ReplayData> parse_replay(std::span<const std::uint8_t> bytes) {
             std::uint64_t n = 0;
             if (!r.uint(n, 4) || n == 0) return malformed("bad replay repeat record");
             if (d.frames_ == 0) return malformed("the first replay frame must set every slot");
-            if (n > static_cast<std::uint64_t>(std::numeric_limits<Frame>::max() - d.frames_))
+            if (n > static_cast<std::uint64_t>(kMaxReplayFrames - d.frames_))
                 return malformed("replay has too many frames");
             d.frames_ += static_cast<Frame>(n);
         } else if (tag == kTagChecksum) {

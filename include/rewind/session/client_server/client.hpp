@@ -188,10 +188,13 @@ private:
     [[nodiscard]] std::optional<EntitySnapshot> own_in(std::span<const EntityRecord> entities) const;
     void predict_one(State& s, Tick t);
     void note_input(const Input& input) {
-        std::array<std::uint8_t, 256> buf{};
+        std::array<std::uint8_t, 1024> buf{};
         wire::WriteStream w(std::span<std::uint8_t>(buf.data(), buf.size()));
         Input copy = input;
-        if (!serialize(w, copy) || !w.ok()) return;
+        if (!serialize(w, copy) || !w.ok()) {  // noted empty: the re-run counts it as a call it cannot make
+            netrec_->note_input({});
+            return;
+        }
         w.flush();
         netrec_->note_input(std::span<const std::uint8_t>(buf.data(), w.bytes_used()));
     }

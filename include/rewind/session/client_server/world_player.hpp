@@ -117,6 +117,7 @@ private:
         for (std::size_t i = 0; i < data_.ticks().size(); ++i) {
             if (data_.ticks()[i].keyframe) keyframes_.push_back(i);
         }
+        checked_.assign(data_.ticks().size(), false);
         if (!data_.ticks().empty()) apply(0);
     }
 
@@ -159,9 +160,8 @@ private:
         }
         pos_ = i;
         ++applied_;
-        const bool first_time = verified_ == 0 ? true : i > verified_through_;
-        if (first_time) {
-            verified_through_ = i;
+        if (!checked_[i]) {  // each tick counted once, in whatever order seeks show it
+            checked_[i] = true;
             ++verified_;
         }
         if (world_checksum_now() != t.checksum) ++mismatches_;
@@ -175,7 +175,7 @@ private:
     std::vector<EntityRecord> records_;
     mutable std::vector<WorldEntityBytes> world_scratch_;
     std::size_t pos_ = 0;
-    std::size_t verified_through_ = 0;
+    std::vector<bool> checked_;  // by tick index: compared with its checksum at least once
     std::uint64_t verified_ = 0;
     std::uint64_t mismatches_ = 0;
     std::uint64_t applied_ = 0;

@@ -20,6 +20,9 @@ namespace rwd::rollback {
 inline constexpr std::uint16_t kReplayFormatVersion = 1;
 /// Longest game id and player name, in bytes.
 inline constexpr std::size_t kMaxReplayNameBytes = 64;
+/// Most frames a replay holds (2^25: 155 hours at 60 frames a second), so that a tiny file cannot ask a
+/// player for billions of frames.
+inline constexpr Frame kMaxReplayFrames = Frame{1} << 25;
 
 /// The sync model a replay was recorded in.
 enum class ReplayModel : std::uint8_t { rollback = 0, lockstep = 1 };

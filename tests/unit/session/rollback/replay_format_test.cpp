@@ -1,4 +1,5 @@
 // The replay file layout: round trips, compact repeats, and every damaged, truncated or foreign file refused.
+#include <rewind/core/checksum.hpp>
 #include <rewind/session/rollback/replay.hpp>
 
 #include <gtest/gtest.h>
@@ -138,6 +139,32 @@ TEST(ReplayFormat, HeadersAndCallsOutsideTheFormatAreRejected) {
     EXPECT_FALSE(check_replay_game(header(2), "arena", 3, 8).ok());
     EXPECT_FALSE(check_replay_game(header(2), "toy", 4, 8).ok());
     EXPECT_FALSE(check_replay_game(header(3), "toy", 3, 2).ok());
+}
+
+/// A replay of one frame followed by a repeat record of `repeat` frames, with a correct end record.
+std::vector<std::uint8_t> with_repeat(std::uint32_t repeat) {
+    ReplayWriter w = ReplayWriter::create(header(1)).value();
+    EXPECT_TRUE(w.add_frame(std::vector<InputBits>{bits(1)}).ok());
+    auto b = w.bytes();
+    b.resize(b.size() - 13);  // drop the end record: tag, frames, file checksum
+    const auto put = [&b](std::uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    };
+    put(0x02, 1);
+    put(repeat, 4);
+    put(0xFF, 1);
+    put(std::uint64_t{repeat} + 1, 4);
+    put(rwd::checksum64(std::as_bytes(std::span<const std::uint8_t>(b))), 8);
+    return b;
+}
+
+TEST(ReplayFormat, ATinyFileCannotAskForBillionsOfFrames) {
+    const auto fine = parse_replay(with_repeat(static_cast<std::uint32_t>(kMaxReplayFrames) - 1));
+    ASSERT_TRUE(fine.ok()) << fine.error().detail;
+    EXPECT_EQ(fine->frames(), kMaxReplayFrames);
+    EXPECT_EQ(parse_replay(with_repeat(static_cast<std::uint32_t>(kMaxReplayFrames))).code(),
+              Errc::malformed);
+    EXPECT_EQ(parse_replay(with_repeat(0x7FFFFFFEu)).code(), Errc::malformed);
 }
 
 TEST(ReplayFormat, EmptyReplayRoundTrips) {
