@@ -146,7 +146,7 @@ std::vector<std::uint8_t> with_repeat(std::uint32_t repeat) {
     ReplayWriter w = ReplayWriter::create(header(1)).value();
     EXPECT_TRUE(w.add_frame(std::vector<InputBits>{bits(1)}).ok());
     auto b = w.bytes();
-    b.resize(b.size() - 13);  // drop the end record: tag, frames, file checksum
+    b.erase(b.end() - 13, b.end());  // drop the end record: tag, frames, file checksum
     const auto put = [&b](std::uint64_t v, int n) {
         for (int i = 0; i < n; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     };
