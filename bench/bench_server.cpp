@@ -8,6 +8,7 @@
 #include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/server.hpp>
+#include <rewind/session/client_server/world_recorder.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -116,7 +117,8 @@ struct Tokens {
 /// the previous codec; fourth: 1 = every client acknowledges the snapshot sent 6 ticks (100 ms) before, as
 /// on a 100 ms link, so snapshots are deltas; 0 = nobody acknowledges: every snapshot is full, the worst
 /// case, as while everyone joins or on a link that loses everything; fifth: 1 = the clients connected with
-/// tokens, so every input is opened and every snapshot and event sealed, as in production).
+/// tokens, so every input is opened and every snapshot and event sealed, as in production; sixth: 1 = a
+/// WorldRecorder records every tick, as rewind-server --record does).
 void BM_ServerTickClients(benchmark::State& st) {
     const bool acks = st.range(3) != 0;
     const bool sealed = st.range(4) != 0;
@@ -129,6 +131,9 @@ void BM_ServerTickClients(benchmark::State& st) {
     const Tokens tokens;
     if (sealed) sc.require_token = tokens.requirement();
     cs::Server<ArenaGame> server(t, sc, arena::new_match(1));
+    auto recorder =
+        cs::WorldRecorder<ArenaGame>::create({"arena", 1, 60}, 60, sc.late_input_replay_ticks).value();
+    if (st.range(5) != 0) server.set_recorder(recorder.get());
     Micros now{1'000'000};
     std::vector<std::unique_ptr<rwd::auth::SecureChannel>> channels(clients + 1);
     for (tr::PeerId p = 1; p <= clients; ++p) {
@@ -182,15 +187,21 @@ void BM_ServerTickClients(benchmark::State& st) {
     st.counters["snapshot_B"] =
         static_cast<double>(snapshot_bytes) /
         static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
+    if (st.range(5) != 0)
+        st.counters["recorded_B/tick"] = benchmark::Counter(static_cast<double>(recorder->size_bytes()) /
+                                                            static_cast<double>(st.iterations()));
+    server.set_recorder(nullptr);
 }
 BENCHMARK(BM_ServerTickClients)
-    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}})
-    ->Args({60, 64, 1, 1, 0})
-    ->Args({30, 64, 1, 0, 0})
-    ->Args({30, 64, 0, 0, 0})
-    ->Args({30, 8, 1, 1, 1})
-    ->Args({30, 64, 1, 1, 1})
-    ->Args({30, 64, 1, 0, 1})
+    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}, {0}})
+    ->Args({60, 64, 1, 1, 0, 0})
+    ->Args({30, 64, 1, 0, 0, 0})
+    ->Args({30, 64, 0, 0, 0, 0})
+    ->Args({30, 8, 1, 1, 1, 0})
+    ->Args({30, 64, 1, 1, 1, 0})
+    ->Args({30, 64, 1, 0, 1, 0})
+    ->Args({30, 8, 1, 1, 0, 1})
+    ->Args({30, 64, 1, 1, 0, 1})
     ->Unit(benchmark::kMicrosecond);
 
 /// Sealing then opening one packet of N bytes (ChaCha20-Poly1305 and the replay window): what encryption adds
