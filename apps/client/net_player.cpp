@@ -1,10 +1,11 @@
 // NetPlayer: transport stack, session and bot wiring for one arena client.
 #include "client/net_player.hpp"
 
+#include "client/net_recording_config.hpp"
+
 #include <rewind/core/recording_file.hpp>
 #include <rewind/session/client_server/net_replay.hpp>
 
-#include <charconv>
 #include <cstdio>
 
 namespace apps {
@@ -57,7 +58,7 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
                               "a sealed session cannot be recorded (its keys would be "
                               "in the file)"};
         p->recording_ = std::make_unique<tr::RecordingTransport>(
-            *p->conditioned_, tr::NetRecordingHeader{"rewind-client", net_recording_config_text(cc), 0, 0});
+            *p->conditioned_, tr::NetRecordingHeader{"rewind-client", client_config_text(cc), 0, 0});
     }
     p->client_ = std::make_unique<ArenaClient>(
         p->recording_ ? static_cast<tr::Transport&>(*p->recording_) : *p->conditioned_, cc);
@@ -111,34 +112,6 @@ void save_net_recording(NetPlayer& player, const KvLog& log) {
     else
         log.kvf(rwd::LogLevel::error, "event=net_recording_not_saved %s reason=\"%.*s\"", what.c_str(),
                 static_cast<int>(s.error().detail.size()), s.error().detail.data());
-}
-
-std::string net_recording_config_text(const cs::ClientConfig& c) {
-    return "game=arena tick_rate=" + std::to_string(c.tick_rate_hz) +
-           " game_id=" + std::to_string(c.game_id) +
-           " correction_log=" + std::to_string(c.correction_log_size);
-}
-
-rwd::Result<cs::ClientConfig> client_config_from_text(const std::string& text) {
-    cs::ClientConfig cc;
-    // Untrusted text: each number read with from_chars and range-checked.
-    std::uint32_t tick_rate = 0, game_id = 0, log = 0;
-    const auto field = [&text](std::string_view key, std::uint32_t& out) {
-        const std::size_t at = text.find(key);
-        if (at == std::string::npos) return false;
-        const char* first = text.data() + at + key.size();
-        const auto [end, ec] = std::from_chars(first, text.data() + text.size(), out);
-        return ec == std::errc{} && end != first;
-    };
-    if (text.rfind("game=arena ", 0) != 0 || !field(" tick_rate=", tick_rate) ||
-        !field(" game_id=", game_id) || !field(" correction_log=", log) || tick_rate > 1000 ||
-        log > 1'000'000)
-        return rwd::Error{rwd::Errc::invalid_config, "not an arena client's recording"};
-    cc.tick_rate_hz = static_cast<int>(tick_rate);
-    cc.game_id = game_id;
-    cc.correction_log_size = log;
-    if (auto s = cc.validate(); !s.ok()) return s.error();
-    return cc;
 }
 
 void NetPlayer::quit(Micros now) {

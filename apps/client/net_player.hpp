@@ -42,11 +42,6 @@ struct NetPlayerConfig {
     std::string record_net;  ///< record everything the session sees and does here (rewind-lab --replay-net)
 };
 
-/// The session description a network recording of an arena client carries, and the config it stands for.
-[[nodiscard]] std::string net_recording_config_text(const rwd::client_server::ClientConfig& config);
-/// The ClientConfig of a recording's config text (what rewind-client used); invalid_config if it is not one.
-[[nodiscard]] rwd::Result<rwd::client_server::ClientConfig> client_config_from_text(const std::string& text);
-
 /// What a bot on a client sees: its predicted self and every other player as the client renders them.
 [[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
 

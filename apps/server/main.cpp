@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
                    "Record the match (every entity of every tick, every message sent) and write it to this "
                    "file when the server stops; play it with rewind-client --replay (docs/REPLAY.md). The "
                    "recording is kept in memory until then (about 95 MB an hour with 8 players)");
+    app.add_option(
+        "--record-net", o.record_net,
+        "Record everything the server's session took from and gave to the network, and every update, "
+        "with their times, to this file when it stops; rewind-lab --replay-net re-runs it offline "
+        "(not with --public-key: a sealed session's keys would be in the file)");
     app.add_option("--record-max-mb", o.record_max_mb,
                    "With --record: stop recording beyond this many MB (what was recorded is still written)")
         ->check(CLI::Range(1, 1000))  // players read files of up to 1 GiB

@@ -1,10 +1,14 @@
 // ServerApp: binding, the real-time loop, bots filling seats, status lines and the orderly goodbye.
 #include "server/server_app.hpp"
 
+#include "client/net_recording_config.hpp"
+
 #include <arena/state.hpp>
 
 #include <rewind/core/metrics_text.hpp>
+#include <rewind/core/recording_file.hpp>
 #include <rewind/session/auth/connect_token.hpp>
+#include <rewind/session/client_server/net_replay.hpp>
 #include <rewind/transport/enet_metrics.hpp>
 
 #include <sodium.h>
@@ -95,7 +99,16 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
             return rwd::Error{rwd::Errc::invalid_config, "--bots with --public-key needs --bot-secret-key"};
         }
     }
-    app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(*app->udp_, sc, arena::new_match(o.seed));
+    if (!o.record_net.empty()) {
+        if (sc.require_token)
+            return rwd::Error{rwd::Errc::invalid_config,
+                              "--record-net cannot record a sealed server (its keys would be in the file)"};
+        app->netrec_ = std::make_unique<tr::RecordingTransport>(
+            *app->udp_, tr::NetRecordingHeader{"rewind-server", server_config_text(sc, o.seed), 0, 0});
+    }
+    tr::Transport& wire = app->netrec_ ? static_cast<tr::Transport&>(*app->netrec_) : *app->udp_;
+    app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(wire, sc, arena::new_match(o.seed));
+    app->server_->record_to(app->netrec_.get());
     if (!o.record_path.empty()) {
         std::FILE* f = std::fopen(o.record_path.c_str(), "ab");  // told now, not after the whole match
         if (!f) return rwd::Error{rwd::Errc::io_error, "--record: the file cannot be written"};
@@ -294,6 +307,21 @@ void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
     bots_.clear();
 }
 
+void ServerApp::save_net_recording() {
+    if (!netrec_) return;
+    server_->record_to(nullptr);
+    netrec_->note_result(cs::server_outcome_bytes(*server_));
+    const std::vector<std::uint8_t> bytes = netrec_->bytes();
+    if (auto s = rwd::write_recording_file(options_.record_net, bytes); !s.ok()) {
+        log_.kvf(LogLevel::error, "event=net_recording_not_saved path=%s reason=\"%.*s\"",
+                 options_.record_net.c_str(), static_cast<int>(s.error().detail.size()),
+                 s.error().detail.data());
+        return;
+    }
+    log_.kvf(LogLevel::info, "event=net_recording_saved path=%s records=%zu bytes=%zu",
+             options_.record_net.c_str(), netrec_->records(), bytes.size());
+}
+
 void ServerApp::save_recording() {
     if (!recorder_) return;
     server_->set_recorder(nullptr);
@@ -348,6 +376,7 @@ int ServerApp::run(SignalWaiter& signals) {
     log_.kvf(LogLevel::info, "event=stopping reason=%s", why);
     shutdown(clock_.now(), signals);
     save_recording();
+    save_net_recording();
     if (agones_) {
         agones_->shutdown();  // the match is over: Agones deletes this GameServer
         agones_->finish();    // sends what is queued before it returns

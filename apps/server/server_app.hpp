@@ -46,6 +46,7 @@ struct ServerOptions {
     bool agones = false;      ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
     std::string record_path;  ///< write a world recording of the match here when the server stops
     int record_max_mb = 256;  ///< stop recording (keeping what was recorded) beyond this many MB
+    std::string record_net;   ///< record the server's network session here (rewind-lab --replay-net)
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
@@ -76,11 +77,13 @@ private:
     [[nodiscard]] std::string metrics_page() const;
     void tell_agones(rwd::Micros now);
     void save_recording();
+    void save_net_recording();
 
     ServerOptions options_;
     const RealClock& clock_;
     const KvLog& log_;
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
+    std::unique_ptr<rwd::transport::RecordingTransport> netrec_;  // --record-net, around udp_
     std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
     std::vector<std::unique_ptr<NetPlayer>> bots_;
     std::unique_ptr<MetricsEndpoint> metrics_;  // set with --metrics-port

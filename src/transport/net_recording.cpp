@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <limits>
 
 namespace rwd::transport {
@@ -73,6 +74,23 @@ Status RecordingTransport::send(PeerId peer, Delivery delivery, std::span<const 
     return inner_.send(peer, delivery, data);
 }
 
+PeerStats RecordingTransport::stats(PeerId peer) const {
+    const PeerStats ps = inner_.stats(peer);
+    auto it = reported_.find(peer);
+    if (it != reported_.end() && it->second.rtt == ps.rtt && it->second.jitter == ps.jitter &&
+        it->second.loss == ps.loss)
+        return ps;
+    reported_[peer] = ps;
+    rwd::detail::ByteWriter w(body_);
+    w.uint(static_cast<std::uint8_t>(NetRecord::Kind::stats_change), 1);
+    w.uint(peer, 4);
+    w.uint(static_cast<std::uint64_t>(ps.rtt.count), 8);
+    w.uint(static_cast<std::uint64_t>(ps.jitter.count), 8);
+    w.uint(std::bit_cast<std::uint64_t>(ps.loss), 8);
+    ++records_;
+    return ps;
+}
+
 bool RecordingTransport::poll(TransportEvent& out) {
     if (!inner_.poll(out)) return false;
     rwd::detail::ByteWriter w(body_);
@@ -109,6 +127,15 @@ void RecordingTransport::note_connect(const Address& to, Micros now) {
               std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
                                             std::min<std::size_t>(text.size(), 255)),
               1);
+    ++records_;
+}
+
+void RecordingTransport::note_kick(int slot, std::uint8_t code, Micros now) {
+    rwd::detail::ByteWriter w(body_);
+    w.uint(static_cast<std::uint8_t>(NetRecord::Kind::app_kick), 1);
+    w.uint(static_cast<std::uint64_t>(now.count), 8);
+    const std::array<std::uint8_t, 2> b{static_cast<std::uint8_t>(slot), code};
+    put_bytes(w, b, 1);
     ++records_;
 }
 
@@ -191,6 +218,9 @@ Result<NetRecordingData> parse_net_recording(std::span<const std::uint8_t> bytes
             case NetRecord::Kind::app_connect:
                 ok = get_time(r, rec.now) && get_bytes(r, rec.bytes, 1, 255);
                 break;
+            case NetRecord::Kind::app_kick:
+                ok = get_time(r, rec.now) && get_bytes(r, rec.bytes, 1, 2);
+                break;
             case NetRecord::Kind::event: {
                 std::uint64_t type = 0, peer = 0, delivery = 0, reason = 0;
                 ok = r.uint(type, 1) && r.uint(peer, 4) && r.uint(delivery, 1) && r.uint(reason, 1) &&
@@ -216,6 +246,18 @@ Result<NetRecordingData> parse_net_recording(std::span<const std::uint8_t> bytes
                 if (ok && delivery > 1) return malformed("bad delivery in a network recording");
                 rec.peer = static_cast<PeerId>(peer);
                 rec.delivery = static_cast<Delivery>(delivery);
+                break;
+            }
+            case NetRecord::Kind::stats_change: {
+                std::uint64_t peer = 0, rtt = 0, jitter = 0, loss = 0;
+                ok = r.uint(peer, 4) && r.uint(rtt, 8) && r.uint(jitter, 8) && r.uint(loss, 8);
+                const double l = std::bit_cast<double>(loss);
+                if (ok && (rtt >= kMaxTime || jitter >= kMaxTime || !(l >= 0.0 && l <= 1.0)))
+                    return malformed("bad link statistics in a network recording");
+                rec.peer = static_cast<PeerId>(peer);
+                rec.stats.rtt = Micros{static_cast<std::int64_t>(rtt)};
+                rec.stats.jitter = Micros{static_cast<std::int64_t>(jitter)};
+                rec.stats.loss = l;
                 break;
             }
             case NetRecord::Kind::result:
@@ -286,6 +328,16 @@ bool PlaybackTransport::poll(TransportEvent& out) {
     ++cursor_;
     out = r->event;
     return true;
+}
+
+PeerStats PlaybackTransport::stats(PeerId peer) const {
+    const NetRecord* r = at();
+    if (r != nullptr && r->kind == NetRecord::Kind::stats_change && r->peer == peer) {
+        ++cursor_;
+        reported_[peer] = r->stats;
+    }
+    const auto it = reported_.find(peer);
+    return it == reported_.end() ? PeerStats{} : it->second;
 }
 
 std::size_t PlaybackTransport::max_message_size() const {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,16 +36,20 @@ struct NetRecord {
         app_render = 3,       ///< ... asked for the entities to draw at `now`
         app_connect = 4,      ///< ... connect(`bytes`: "host:port", now)
         app_disconnect = 5,   ///< ... disconnect(now)
+        app_kick = 6,         ///< ... kick(slot, code, now) (a server; `bytes`: slot, code)
         event = 16,           ///< the session took `event` from poll()
         connect_result = 17,  ///< connect() returned `peer` (kInvalidPeer: it failed)
         send = 18,            ///< the session sent `bytes` to `peer` with `delivery`
-        result = 32,          ///< the program's own outcome (`bytes`, e.g. its correction log), at the end
+        stats_change =
+            19,       ///< stats(`peer`) now reports `stats` (rtt, jitter, loss; recorded when they change)
+        result = 32,  ///< the program's own outcome (`bytes`, e.g. its correction log), at the end
     };
     Kind kind = Kind::app_update;
     Micros now{};
     TransportEvent event;
     PeerId peer = kInvalidPeer;
     Delivery delivery = Delivery::unreliable;
+    PeerStats stats;  ///< stats_change: rtt, jitter and loss
     std::vector<std::uint8_t> bytes;
     /// Whether this is one of the program's calls (app_*), as opposed to the transport's side.
     [[nodiscard]] bool app() const { return static_cast<std::uint8_t>(kind) < 16; }
@@ -72,7 +77,7 @@ public:
     [[nodiscard]] Status send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) override;
     void update(Micros now) override { inner_.update(now); }
     [[nodiscard]] bool poll(TransportEvent& out) override;
-    [[nodiscard]] PeerStats stats(PeerId peer) const override { return inner_.stats(peer); }
+    [[nodiscard]] PeerStats stats(PeerId peer) const override;
     [[nodiscard]] std::size_t max_message_size() const override { return inner_.max_message_size(); }
     [[nodiscard]] std::size_t header_bytes() const override { return inner_.header_bytes(); }
 
@@ -82,6 +87,7 @@ public:
     void note_render(Micros now) { note_time(NetRecord::Kind::app_render, now); }
     void note_connect(const Address& to, Micros now);
     void note_disconnect(Micros now) { note_time(NetRecord::Kind::app_disconnect, now); }
+    void note_kick(int slot, std::uint8_t code, Micros now);
     /// The program's outcome, compared by whoever re-runs the recording.
     void note_result(std::span<const std::uint8_t> result);
 
@@ -95,8 +101,9 @@ private:
     void note_time(NetRecord::Kind kind, Micros now);
     Transport& inner_;
     NetRecordingHeader header_;
-    std::vector<std::uint8_t> body_;
-    std::size_t records_ = 0;
+    mutable std::vector<std::uint8_t> body_;  // stats() is const, and records what it reports
+    mutable std::size_t records_ = 0;
+    mutable std::map<PeerId, PeerStats> reported_;  // the rtt, jitter and loss last recorded per peer
 };
 
 /// A transport that plays a recording back to a session built like the recorded one: poll() hands out the
@@ -112,7 +119,8 @@ public:
     [[nodiscard]] Status send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) override;
     void update(Micros) override {}
     [[nodiscard]] bool poll(TransportEvent& out) override;
-    [[nodiscard]] PeerStats stats(PeerId) const override { return {}; }
+    /// The rtt, jitter and loss the recording reported for `peer` at this point (the rest 0).
+    [[nodiscard]] PeerStats stats(PeerId peer) const override;
     [[nodiscard]] std::size_t max_message_size() const override;
     [[nodiscard]] std::size_t header_bytes() const override;
 
@@ -138,7 +146,8 @@ public:
 private:
     [[nodiscard]] const NetRecord* at() const;
     const NetRecordingData& data_;
-    std::size_t cursor_ = 0;
+    mutable std::size_t cursor_ = 0;                // stats() is const, and takes its records
+    mutable std::map<PeerId, PeerStats> reported_;  // per peer, the newest stats_change taken
     Divergence divergence_;
     std::vector<std::uint8_t> result_;
 };

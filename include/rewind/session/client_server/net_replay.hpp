@@ -1,8 +1,10 @@
-/// replay_client: re-runs a client offline from a network recording, exactly as it ran (docs/REPLAY.md).
+/// replay_client, replay_server: re-run a client or a server offline from a network recording, exactly as it
+/// ran (docs/REPLAY.md).
 #pragma once
 
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/config.hpp>
+#include <rewind/session/client_server/server.hpp>
 #include <rewind/transport/address_text.hpp>
 #include <rewind/transport/net_recording.hpp>
 #include <rewind/wire/stream.hpp>
@@ -86,6 +88,56 @@ template <class G>
     out.recorded_result = t.recorded_result();
     out.stats = c.stats();
     out.corrections = c.corrections();
+    return out;
+}
+
+/// What a server re-run found.
+template <class G>
+struct ServerReplay {
+    transport::PlaybackTransport::Divergence divergence;  ///< where it did differently from the recording
+    std::uint64_t calls = 0;                              ///< program calls made (update, kick)
+    std::uint64_t bad_calls = 0;                          ///< recorded calls that could not be made
+    std::vector<std::uint8_t> recorded_result;            ///< the outcome the program noted when it recorded
+    std::vector<std::uint8_t> result;                     ///< the same for the re-run (server_outcome_bytes)
+    ServerStats stats;                                    ///< the re-run server's stats at the end
+};
+
+/// The bytes a server's outcome is compared by: its next tick and the checksum of its world.
+template <class G>
+std::vector<std::uint8_t> server_outcome_bytes(const Server<G>& server) {
+    std::vector<std::uint8_t> out;
+    const auto put = [&out](std::uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    };
+    put(server.tick().value, 4);
+    put(G::checksum(server.state()), 8);
+    return out;
+}
+
+/// Builds a Server<G> with `config` and `initial` (as the recorded one was built) on a PlaybackTransport of
+/// `data` and makes every recorded update() and kick() in order.
+template <class G>
+[[nodiscard]] ServerReplay<G> replay_server(const transport::NetRecordingData& data,
+                                            const ServerConfig& config, const typename G::State& initial) {
+    using Kind = transport::NetRecord::Kind;
+    ServerReplay<G> out;
+    transport::PlaybackTransport t(data);
+    Server<G> s(t, config, initial);
+    for (const transport::NetRecord* r = t.next_app(); r != nullptr; r = t.next_app()) {
+        ++out.calls;
+        if (r->kind == Kind::app_update) {
+            s.update(r->now);
+        } else if (r->kind == Kind::app_kick && r->bytes.size() == 2 && r->bytes[0] < s.max_clients() &&
+                   r->bytes[1] <= static_cast<std::uint8_t>(DisconnectCode::unauthorized)) {
+            s.kick(r->bytes[0], static_cast<DisconnectCode>(r->bytes[1]), r->now);
+        } else {
+            ++out.bad_calls;
+        }
+    }
+    out.divergence = t.divergence();
+    out.recorded_result = t.recorded_result();
+    out.result = server_outcome_bytes(s);
+    out.stats = s.stats();
     return out;
 }
 

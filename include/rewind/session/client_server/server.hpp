@@ -16,6 +16,7 @@
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
 #include <rewind/session/game_hooks.hpp>
+#include <rewind/transport/net_recording.hpp>
 #include <rewind/transport/transport.hpp>
 
 #include <array>
@@ -53,6 +54,7 @@ public:
 
     /// Moves the server to `now`: takes in messages, runs due ticks, sends snapshots, drops silent clients.
     void update(Micros now) {
+        if (netrec_) netrec_->note_update(now);
         const int ticks = core_.update(now);
         if (replay_.capacity() > 0 && !same_world(state_, after_))
             replay_.clear();  // the app changed the world: the recorded past is no longer its past
@@ -63,7 +65,14 @@ public:
 
     /// Sends `code` to the client in `slot`, removes its player at once and closes the connection shortly
     /// after.
-    void kick(int slot, DisconnectCode code, Micros now) { core_.kick(slot, code, now); }
+    void kick(int slot, DisconnectCode code, Micros now) {
+        if (netrec_) netrec_->note_kick(slot, static_cast<std::uint8_t>(code), now);
+        core_.kick(slot, code, now);
+    }
+    /// Notes every update() and kick() in `recording` (the RecordingTransport this server speaks on), so that
+    /// replay_server() can re-run this server offline; nullptr stops. Messages the app sends and writes to
+    /// state() are not noted: a server that makes them re-runs differently. See docs/REPLAY.md.
+    void record_to(transport::RecordingTransport* recording) { netrec_ = recording; }
     /// Optional relevance of entities per client, applied within the area of interest: fn(user, slot, entity)
     /// returns a priority multiplier, <= 0 for "not relevant to this client" (its own entity always is).
     void set_relevance(sync::RelevanceFn<EntityRecord> fn, void* user) { sender_.set_relevance(fn, user); }
@@ -291,6 +300,7 @@ private:
     TickObserver observer_ = nullptr;
     void* observer_user_ = nullptr;
     ServerRecorder<G>* recorder_ = nullptr;
+    transport::RecordingTransport* netrec_ = nullptr;  // record_to()
 };
 
 }  // namespace rwd::client_server

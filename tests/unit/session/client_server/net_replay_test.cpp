@@ -94,6 +94,40 @@ TEST(NetReplay, AReRunWithAnotherConfigDivergesAndSaysSo) {
     EXPECT_GT(replay.divergence.sends_differing + replay.divergence.records_skipped, 0u);
 }
 
+TEST(NetReplay, ARecordedServerReRunsExactlyFromTheFile) {
+    const std::uint64_t seed = 54;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    cs::ServerConfig sc;
+    sc.late_input_replay_ticks = 8;  // late inputs replayed, so the re-run must replay them the same way
+    Match<> m(seed, link(40, 8, 0.05), sc);
+    RecordingTransport rec(*m.server_ep,
+                           rwd::transport::NetRecordingHeader{"net_replay_test", "toy server", 0, 0});
+    m.server = std::make_unique<cs::Server<ToyGame>>(rec, sc);
+    m.server->record_to(&rec);
+    for (int i = 0; i < 3; ++i) m.connect_client();
+    ASSERT_TRUE(m.run_until_playing());
+    m.run(rwd::Micros{4'000'000}, [&] {
+        for (int i = 0; i < 3; ++i)
+            m.client(i).set_input(move(m.client(i).tick().value % 3 ? 100 : -100, i * 30, i == 1));
+    });
+    m.server->kick(2, cs::DisconnectCode::cheating, m.now);
+    m.run(rwd::Micros{500'000});
+    rec.note_result(cs::server_outcome_bytes(*m.server));
+    const auto live_replays = m.server->stats().replays;
+    m.server->record_to(nullptr);
+    auto data = parse_net_recording(rec.bytes());
+    ASSERT_TRUE(data.ok()) << data.error().detail;
+    const auto replay = cs::replay_server<ToyGame>(data.value(), sc, ToyGame::State{});
+    EXPECT_TRUE(replay.divergence.none())
+        << "differing sends " << replay.divergence.sends_differing << ", extra "
+        << replay.divergence.sends_extra << ", skipped " << replay.divergence.records_skipped;
+    EXPECT_GT(replay.divergence.sends_compared, 300u);
+    EXPECT_EQ(replay.bad_calls, 0u);
+    EXPECT_EQ(replay.result, replay.recorded_result);
+    EXPECT_EQ(replay.stats.replays, live_replays);
+    EXPECT_EQ(replay.stats.kicked_cheating, 1u);
+}
+
 TEST(NetReplay, DamagedTruncatedAndOtherVersionFilesAreRefused) {
     const Recorded r = record(53, config());
     const auto& b = r.bytes;

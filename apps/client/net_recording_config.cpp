@@ -1,0 +1,68 @@
+// Network recording session descriptions: written as key=value text, read back field by field (untrusted).
+#include "client/net_recording_config.hpp"
+
+#include <charconv>
+#include <string_view>
+
+namespace apps {
+
+namespace cs = rwd::client_server;
+
+namespace {
+
+/// The number after `key` in `text` (from_chars, range-checked by the type), or false.
+template <class T>
+bool field(const std::string& text, std::string_view key, T& out) {
+    const std::size_t at = text.find(key);
+    if (at == std::string::npos) return false;
+    const char* first = text.data() + at + key.size();
+    const auto [end, ec] = std::from_chars(first, text.data() + text.size(), out);
+    return ec == std::errc{} && end != first;
+}
+
+}  // namespace
+
+std::string client_config_text(const cs::ClientConfig& c) {
+    return "game=arena tick_rate=" + std::to_string(c.tick_rate_hz) +
+           " game_id=" + std::to_string(c.game_id) +
+           " correction_log=" + std::to_string(c.correction_log_size);
+}
+
+rwd::Result<cs::ClientConfig> client_config_from_text(const std::string& text) {
+    cs::ClientConfig cc;
+    std::uint32_t tick_rate = 0, game_id = 0, log = 0;
+    if (text.rfind("game=arena ", 0) != 0 || !field(text, " tick_rate=", tick_rate) ||
+        !field(text, " game_id=", game_id) || !field(text, " correction_log=", log) || tick_rate > 1000 ||
+        log > 1'000'000)
+        return rwd::Error{rwd::Errc::invalid_config, "not an arena client's recording"};
+    cc.tick_rate_hz = static_cast<int>(tick_rate);
+    cc.game_id = game_id;
+    cc.correction_log_size = log;
+    if (auto s = cc.validate(); !s.ok()) return s.error();
+    return cc;
+}
+
+std::string server_config_text(const cs::ServerConfig& c, std::uint64_t seed) {
+    return "game=arena-server tick_rate=" + std::to_string(c.tick_rate_hz) +
+           " snapshot_rate=" + std::to_string(c.snapshot_rate_hz) +
+           " max_players=" + std::to_string(c.max_clients) + " game_id=" + std::to_string(c.game_id) +
+           " seed=" + std::to_string(seed);
+}
+
+rwd::Result<RecordedServer> server_config_from_text(const std::string& text) {
+    RecordedServer r;
+    std::uint32_t tick_rate = 0, snapshot_rate = 0, players = 0, game_id = 0;
+    if (text.rfind("game=arena-server ", 0) != 0 || !field(text, " tick_rate=", tick_rate) ||
+        !field(text, " snapshot_rate=", snapshot_rate) || !field(text, " max_players=", players) ||
+        !field(text, " game_id=", game_id) || !field(text, " seed=", r.seed) || tick_rate > 1000 ||
+        snapshot_rate > 1000 || players > 64)
+        return rwd::Error{rwd::Errc::invalid_config, "not an arena server's recording"};
+    r.config.tick_rate_hz = static_cast<int>(tick_rate);
+    r.config.snapshot_rate_hz = static_cast<int>(snapshot_rate);
+    r.config.max_clients = static_cast<int>(players);
+    r.config.game_id = game_id;
+    if (auto s = r.config.validate(); !s.ok()) return s.error();
+    return r;
+}
+
+}  // namespace apps
