@@ -1,7 +1,8 @@
 // End to end: rewind-server --record writes a world recording of a match with bots and a connected client
 // when it is stopped by SIGTERM; rewind-client --replay checks it headless (every tick's world against its
 // checksum, seeks against a straight play) and draws it in a window; a client recorded with --record-net
-// through a jittery, lossy relay re-runs exactly in rewind-lab --replay-net.
+// through a jittery, lossy relay re-runs exactly in rewind-lab --replay-net, and so does the server it played
+// on.
 #include "e2e_common.hpp"
 
 #include <csignal>
@@ -68,9 +69,11 @@ namespace {
 TEST(E2E, ARecordedClientReRunsExactlyInTheLab) {
     const std::string dir = test_dir("net_recording");
     SCOPED_TRACE("logs in " + dir);
-    const std::string file = dir + "/client.rwn";
+    const std::string file = dir + "/client.rwn", server_file = dir + "/server.rwn";
     std::filesystem::remove(file);
-    ServerProc server = start_server(dir, {"--bots", "3", "--status-interval", "0"});
+    std::filesystem::remove(server_file);
+    ServerProc server =
+        start_server(dir, {"--bots", "3", "--status-interval", "0", "--record-net", server_file});
     ASSERT_GT(server.port, 0);
     Process relay(
         {kRelayBin, "--listen", "0", "--server", "127.0.0.1:" + std::to_string(server.port), "--latency",
@@ -102,7 +105,17 @@ TEST(E2E, ARecordedClientReRunsExactlyInTheLab) {
     relay.signal(SIGTERM);
     server.proc->signal(SIGTERM);
     EXPECT_TRUE(relay.wait(10s));
+    const auto server_saved = server.proc->wait_for_line("event=net_recording_saved", 15s);
+    ASSERT_TRUE(server_saved) << server.proc->log();
     EXPECT_TRUE(server.proc->wait(15s));
+
+    // The server's own recording (its bots, the relayed client, the goodbyes) re-runs exactly too.
+    Process server_lab({kLabBin, "--replay-net", server_file}, dir + "/server_lab.log");
+    const auto server_code = server_lab.wait(60s);
+    ASSERT_TRUE(server_code) << server_lab.log();
+    EXPECT_EQ(*server_code, 0) << server_lab.log();
+    EXPECT_NE(server_lab.log().find("final tick and world identical"), std::string::npos) << server_lab.log();
+    std::printf("[ measured ] %s\n", server_saved->c_str());
 }
 
 }  // namespace
