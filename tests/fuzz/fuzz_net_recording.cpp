@@ -1,6 +1,6 @@
 /// libFuzzer target: the network recording parser on arbitrary bytes (once as given, once with its file
-/// checksum repaired so that mutations reach the records), then an arena client re-run from whatever parses:
-/// every recorded event reaches the client's decoders as untrusted network data.
+/// checksum repaired so that mutations reach the records), then an arena client and an arena server re-run
+/// from whatever parses: every recorded event reaches their decoders as untrusted network data.
 #include <arena/arena_game.hpp>
 
 #include <rewind/core/checksum.hpp>
@@ -23,6 +23,11 @@ void exercise(const rwd::transport::NetRecordingData& d) {
     cc.game_id = 0x4152454Eu;
     const auto r = rwd::client_server::replay_client<arena::ArenaGame>(d, cc);
     if (r.divergence.sends_compared > d.records.size()) std::abort();  // only recorded sends are compared
+    rwd::client_server::ServerConfig sc;
+    sc.game_id = cc.game_id;
+    sc.max_clients = 8;
+    const auto s = rwd::client_server::replay_server<arena::ArenaGame>(d, sc, arena::new_match(1));
+    if (s.divergence.sends_compared > d.records.size()) std::abort();
 }
 
 }  // namespace
