@@ -25,6 +25,13 @@ SignalWaiter::SignalWaiter() {
     sigprocmask(SIG_BLOCK, &set, nullptr);
 }
 
+void SignalWaiter::pause(rwd::Micros span) {
+    const int asked = signal_;
+    signal_ = 0;
+    (void)sleep(span);
+    if (asked != 0) signal_ = asked;
+}
+
 bool SignalWaiter::sleep(rwd::Micros span) {
     if (signal_ != 0) return true;
     const sigset_t set = stop_signals();

@@ -38,6 +38,9 @@ public:
     SignalWaiter();
     /// Sleeps up to `span` (0 = just look); true if SIGINT or SIGTERM arrived (then it stays true).
     bool sleep(rwd::Micros span);
+    /// Sleeps `span` even after a signal arrived (sleep() then returns at once): for the loops that run on
+    /// after the stop was asked, such as a server's goodbye. The signal stays noted.
+    void pause(rwd::Micros span);
     /// Whether a signal has arrived.
     [[nodiscard]] bool stopped() const { return signal_ != 0; }
     /// The signal's name ("SIGINT", "SIGTERM") or "" if none.

@@ -301,8 +301,7 @@ void ServerApp::shutdown(Micros now, SignalWaiter& signals) {
         server_->update(t);
         for (auto& b : bots_) b->udp().update(t);
         if (metrics_) metrics_->serve([this] { return metrics_page(); });
-        (void)signals.sleep(
-            Micros{5000});  // a second signal changes nothing: the goodbye is already going out
+        signals.pause(Micros{5000});  // a second signal changes nothing: the goodbye is already going out
     }
     bots_.clear();
 }
