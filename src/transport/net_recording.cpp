@@ -14,7 +14,7 @@ namespace rwd::transport {
 
 namespace {
 
-constexpr std::array<std::uint8_t, 4> kMagic{'R', 'W', 'N', 'R'};
+constexpr rwd::detail::FileMagic kMagic{'R', 'W', 'N', 'R'};
 constexpr std::uint8_t kTagEnd = 0xFF;
 constexpr std::size_t kMaxAppBytes = 64;
 constexpr std::size_t kMaxConfigBytes = 4096;
@@ -150,8 +150,7 @@ std::vector<std::uint8_t> RecordingTransport::bytes() const {
     std::vector<std::uint8_t> out;
     out.reserve(body_.size() + 64 + header_.config.size());
     rwd::detail::ByteWriter w(out);
-    for (const std::uint8_t b : kMagic) w.uint(b, 1);
-    w.uint(kNetRecordingVersion, 2);
+    rwd::detail::put_file_start(w, kMagic, kNetRecordingVersion);
     w.uint(std::min<std::uint64_t>(header_.max_message_size, 0xFFFFFFFFu), 4);
     w.uint(std::min<std::uint64_t>(header_.header_bytes, 0xFFFFu), 2);
     const std::string app = header_.app.substr(0, kMaxAppBytes);
@@ -170,13 +169,13 @@ std::vector<std::uint8_t> RecordingTransport::bytes() const {
 
 Result<NetRecordingData> parse_net_recording(std::span<const std::uint8_t> bytes) {
     rwd::detail::ByteReader r(bytes);
-    std::span<const std::uint8_t> magic;
-    if (!r.raw(magic, kMagic.size()) || !std::equal(kMagic.begin(), kMagic.end(), magic.begin()))
-        return malformed("not a rewind network recording (the file does not start with RWNR)");
-    std::uint64_t version = 0, max_message = 0, header_bytes = 0;
-    if (!r.uint(version, 2)) return malformed("network recording truncated in its header");
-    if (Status v = rwd::detail::check_format_version(version, kNetRecordingVersion); !v.ok())
+    if (Status v =
+            rwd::detail::read_file_start(r, kMagic, kNetRecordingVersion,
+                                         "not a rewind network recording (the file does not start with RWNR)",
+                                         "network recording truncated in its header");
+        !v.ok())
         return v.error();
+    std::uint64_t max_message = 0, header_bytes = 0;
     NetRecordingData d;
     std::vector<std::uint8_t> app, config;
     if (!r.uint(max_message, 4) || !r.uint(header_bytes, 2) || !get_bytes(r, app, 1, kMaxAppBytes) ||

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,21 @@ inline std::unique_ptr<Process> start_windowed(const std::vector<std::string>& a
     else
         unsetenv("ASAN_OPTIONS");
     return p;
+}
+
+/// Draws `file` in rewind-client --replay's window under Xvfb (when xvfb-run is installed) and expects a
+/// screenshot of its 60th frame in `dir`.
+inline void expect_replay_window(const std::string& dir, const std::string& file) {
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return;
+    const std::string png = dir + "/replay.png";
+    const auto window =
+        start_windowed({"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--replay", file,
+                        "--width", "1024", "--height", "640", "--screenshot", png, "--frames", "60"},
+                       dir + "/replay_window.log");
+    const auto shown = window->wait(60s);
+    ASSERT_TRUE(shown) << "the windowed replay did not finish";
+    EXPECT_EQ(*shown, 0) << window->log();
+    EXPECT_TRUE(std::filesystem::exists(png)) << window->log();
 }
 
 }  // namespace e2e

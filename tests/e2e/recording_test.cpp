@@ -47,17 +47,7 @@ TEST(E2E, TheServersWorldRecordingPlaysBackInTheClient) {
     EXPECT_EQ(r["seek_mismatches"].get<std::uint64_t>(), 0u);
     std::printf("[ measured ] world recording: %s\n", r.dump().c_str());
 
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return;
-    const std::string png = dir + "/recording.png";
-    const auto window_proc =
-        start_windowed({"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--replay", file,
-                        "--width", "1024", "--height", "640", "--screenshot", png, "--frames", "60"},
-                       dir + "/window.log");
-    Process& window = *window_proc;
-    const auto shown = window.wait(60s);
-    ASSERT_TRUE(shown) << "the windowed player did not finish";
-    EXPECT_EQ(*shown, 0) << window.log();
-    EXPECT_TRUE(std::filesystem::exists(png)) << window.log();
+    expect_replay_window(dir, file);
 }
 
 }  // namespace

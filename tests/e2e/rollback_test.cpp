@@ -88,18 +88,7 @@ TEST(E2E, TwoRollbackPeersThroughTheRelayStayInSync) {
             }
     EXPECT_GE(common, 6u);
 
-    // The windowed player draws the replay (under Xvfb when it is installed).
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return;
-    const std::string png = dir + "/replay.png";
-    const auto window_proc = start_windowed(
-        {"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--replay", dir + "/peer0.rwr",
-         "--width", "1024", "--height", "640", "--screenshot", png, "--frames", "60"},
-        dir + "/replay_window.log");
-    Process& window = *window_proc;
-    const auto shown = window.wait(60s);
-    ASSERT_TRUE(shown) << "the windowed replay did not finish";
-    EXPECT_EQ(*shown, 0) << window.log();
-    EXPECT_TRUE(std::filesystem::exists(png)) << window.log();
+    expect_replay_window(dir, dir + "/peer0.rwr");
 }
 
 }  // namespace

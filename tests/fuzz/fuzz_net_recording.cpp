@@ -1,9 +1,10 @@
 /// libFuzzer target: the network recording parser on arbitrary bytes (once as given, once with its file
 /// checksum repaired so that mutations reach the records), then an arena client and an arena server re-run
 /// from whatever parses: every recorded event reaches their decoders as untrusted network data.
+#include "file_fuzzing.hpp"
+
 #include <arena/arena_game.hpp>
 
-#include <rewind/core/checksum.hpp>
 #include <rewind/session/client_server/net_replay.hpp>
 #include <rewind/transport/net_recording.hpp>
 
@@ -33,13 +34,9 @@ void exercise(const rwd::transport::NetRecordingData& d) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::span<const std::uint8_t> bytes(data, size);
-    if (auto d = rwd::transport::parse_net_recording(bytes); d.ok()) exercise(d.value());
-    if (size < 8) return 0;
-    std::vector<std::uint8_t> repaired(bytes.begin(), bytes.end());
-    const std::uint64_t c =
-        rwd::checksum64(std::as_bytes(std::span<const std::uint8_t>(repaired).first(size - 8)));
-    for (std::size_t i = 0; i < 8; ++i) repaired[size - 8 + i] = static_cast<std::uint8_t>(c >> (8 * i));
-    if (auto d = rwd::transport::parse_net_recording(repaired); d.ok()) exercise(d.value());
+    fuzzing::parse_given_and_repaired(
+        std::span<const std::uint8_t>(data, size),
+        [](std::span<const std::uint8_t> b) { return rwd::transport::parse_net_recording(b); },
+        [](const auto& parsed) { exercise(parsed); });
     return 0;
 }

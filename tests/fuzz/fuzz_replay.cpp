@@ -1,9 +1,10 @@
 /// libFuzzer target: the replay parser on arbitrary bytes (once as given, once with its file checksum
 /// repaired so that mutations reach the records), then an arena ReplayPlayer over whatever parses: play,
 /// seek back and forth, and a rewrite that must parse to the same replay.
+#include "file_fuzzing.hpp"
+
 #include <arena/arena_game.hpp>
 
-#include <rewind/core/checksum.hpp>
 #include <rewind/session/rollback/replay.hpp>
 #include <rewind/session/rollback/replay_player.hpp>
 
@@ -61,14 +62,9 @@ void exercise(const rb::ReplayData& d) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::span<const std::uint8_t> bytes(data, size);
-    if (auto d = rb::parse_replay(bytes); d.ok()) exercise(d.value());
-    if (size < 8) return 0;
-    std::vector<std::uint8_t> repaired(bytes.begin(), bytes.end());
-    const std::uint64_t cs =
-        rwd::checksum64(std::as_bytes(std::span<const std::uint8_t>(repaired).first(size - 8)));
-    for (int i = 0; i < 8; ++i)
-        repaired[size - 8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(cs >> (8 * i));
-    if (auto d = rb::parse_replay(repaired); d.ok()) exercise(d.value());
+    fuzzing::parse_given_and_repaired(
+        std::span<const std::uint8_t>(data, size),
+        [](std::span<const std::uint8_t> b) { return rb::parse_replay(b); },
+        [](const auto& parsed) { exercise(parsed); });
     return 0;
 }

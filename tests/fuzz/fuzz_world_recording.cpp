@@ -2,9 +2,10 @@
 /// checksum repaired so that mutations reach the records); whatever parses is rebuilt tick by tick, written
 /// again and must parse to the same worlds and messages, and plays in the arena's WorldPlayer (steps and
 /// seeks).
+#include "file_fuzzing.hpp"
+
 #include <arena/arena_game.hpp>
 
-#include <rewind/core/checksum.hpp>
 #include <rewind/session/client_server/world_player.hpp>
 #include <rewind/session/client_server/world_recording.hpp>
 
@@ -65,13 +66,9 @@ void exercise(const cs::WorldRecordingData& d) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::span<const std::uint8_t> bytes(data, size);
-    if (auto d = cs::parse_world_recording(bytes); d.ok()) exercise(d.value());
-    if (size < 8) return 0;
-    std::vector<std::uint8_t> repaired(bytes.begin(), bytes.end());
-    const std::uint64_t c =
-        rwd::checksum64(std::as_bytes(std::span<const std::uint8_t>(repaired).first(size - 8)));
-    for (std::size_t i = 0; i < 8; ++i) repaired[size - 8 + i] = static_cast<std::uint8_t>(c >> (8 * i));
-    if (auto d = cs::parse_world_recording(repaired); d.ok()) exercise(d.value());
+    fuzzing::parse_given_and_repaired(
+        std::span<const std::uint8_t>(data, size),
+        [](std::span<const std::uint8_t> b) { return cs::parse_world_recording(b); },
+        [](const auto& parsed) { exercise(parsed); });
     return 0;
 }

@@ -13,7 +13,7 @@ namespace rwd::client_server {
 
 namespace {
 
-constexpr std::array<std::uint8_t, 4> kMagic{'R', 'W', 'W', 'R'};
+constexpr rwd::detail::FileMagic kMagic{'R', 'W', 'W', 'R'};
 constexpr std::uint8_t kTagTick = 0x10;     // u32 tick, u8 keyframe, u16 count, entries, u64 world checksum
 constexpr std::uint8_t kTagMessage = 0x11;  // u32 tick, u8 type, scope, a, b, reliable, u16 size, payload
 constexpr std::uint8_t kTagEnd = 0xFF;      // u32 ticks, u32 messages, u64 XXH3 of every byte before it
@@ -148,8 +148,7 @@ std::vector<std::uint8_t> WorldWriter::bytes() const {
     std::vector<std::uint8_t> out;
     out.reserve(32 + body_.size());
     rwd::detail::ByteWriter w(out);
-    for (const std::uint8_t b : kMagic) w.uint(b, 1);
-    w.uint(kWorldRecordingVersion, 2);
+    rwd::detail::put_file_start(w, kMagic, kWorldRecordingVersion);
     w.uint(static_cast<std::uint64_t>(header_.tick_rate), 2);
     w.uint(header_.game_version, 4);
     w.uint(header_.game_id.size(), 1);
@@ -163,8 +162,7 @@ std::vector<std::uint8_t> WorldWriter::bytes() const {
 }
 
 std::uint16_t world_recording_version(std::span<const std::uint8_t> bytes) {
-    if (!is_world_recording(bytes) || bytes.size() < 6) return 0;
-    return static_cast<std::uint16_t>(bytes[4] | (bytes[5] << 8));
+    return rwd::detail::file_version(bytes, kMagic);
 }
 
 bool is_world_recording(std::span<const std::uint8_t> bytes) {
@@ -173,13 +171,13 @@ bool is_world_recording(std::span<const std::uint8_t> bytes) {
 
 Result<WorldRecordingData> parse_world_recording(std::span<const std::uint8_t> bytes) {
     rwd::detail::ByteReader r(bytes);
-    std::span<const std::uint8_t> magic;
-    if (!r.raw(magic, kMagic.size()) || !std::equal(kMagic.begin(), kMagic.end(), magic.begin()))
-        return malformed("not a rewind world recording (the file does not start with RWWR)");
-    std::uint64_t version = 0, rate = 0, game_version = 0, id_len = 0;
-    if (!r.uint(version, 2)) return malformed("recording truncated in its header");
-    if (Status v = rwd::detail::check_format_version(version, kWorldRecordingVersion); !v.ok())
+    if (Status v =
+            rwd::detail::read_file_start(r, kMagic, kWorldRecordingVersion,
+                                         "not a rewind world recording (the file does not start with RWWR)",
+                                         "recording truncated in its header");
+        !v.ok())
         return v.error();
+    std::uint64_t rate = 0, game_version = 0, id_len = 0;
     std::span<const std::uint8_t> id;
     if (!r.uint(rate, 2) || !r.uint(game_version, 4) || !r.uint(id_len, 1) || !r.raw(id, id_len))
         return malformed("recording truncated in its header");

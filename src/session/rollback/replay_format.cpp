@@ -14,7 +14,7 @@ namespace rwd::rollback {
 
 namespace {
 
-constexpr std::array<std::uint8_t, 4> kMagic{'R', 'W', 'R', 'P'};
+constexpr rwd::detail::FileMagic kMagic{'R', 'W', 'R', 'P'};
 constexpr std::uint8_t kTagFrame = 0x01;     // u8 changed-slot mask, then per set slot: u8 size, size bytes
 constexpr std::uint8_t kTagRepeat = 0x02;    // u32 count: that many frames where no slot's input changed
 constexpr std::uint8_t kTagChecksum = 0x03;  // u32 frame, u64 checksum of the state after it
@@ -37,12 +37,17 @@ Error malformed(std::string_view why) { return Error{Errc::malformed, why}; }
 
 }  // namespace
 
+std::size_t ReplayData::changes_until(int slot, Frame f) const {
+    const auto& list = changes(slot);
+    const auto it =
+        std::upper_bound(list.begin(), list.end(), f, [](Frame v, const Change& c) { return v < c.from; });
+    return static_cast<std::size_t>(it - list.begin());
+}
+
 const InputBits& ReplayData::input(int slot, Frame f) const {
     static const InputBits kEmpty{};
-    const auto& list = changes(slot);
-    auto it =
-        std::upper_bound(list.begin(), list.end(), f, [](Frame v, const Change& c) { return v < c.from; });
-    return it == list.begin() ? kEmpty : std::prev(it)->bits;
+    const std::size_t n = changes_until(slot, f);
+    return n == 0 ? kEmpty : changes(slot)[n - 1].bits;
 }
 
 const std::vector<ReplayData::Change>& ReplayData::changes(int slot) const {
@@ -145,8 +150,7 @@ std::vector<std::uint8_t> ReplayWriter::bytes() const {
     std::vector<std::uint8_t> out;
     out.reserve(64 + body_.size());
     rwd::detail::ByteWriter w(out);
-    for (const std::uint8_t b : kMagic) w.uint(b, 1);
-    w.uint(kReplayFormatVersion, 2);
+    rwd::detail::put_file_start(w, kMagic, kReplayFormatVersion);
     w.uint(static_cast<std::uint8_t>(h.model), 1);
     w.uint(h.players.size(), 1);
     w.uint(h.seed, 8);
@@ -163,20 +167,17 @@ std::vector<std::uint8_t> ReplayWriter::bytes() const {
 }
 
 std::uint16_t replay_format_version(std::span<const std::uint8_t> bytes) {
-    if (bytes.size() < kMagic.size() + 2 || !std::equal(kMagic.begin(), kMagic.end(), bytes.begin()))
-        return 0;
-    return static_cast<std::uint16_t>(bytes[4] | (bytes[5] << 8));
+    return rwd::detail::file_version(bytes, kMagic);
 }
 
 Result<ReplayData> parse_replay(std::span<const std::uint8_t> bytes) {
     rwd::detail::ByteReader r(bytes);
-    std::span<const std::uint8_t> magic;
-    if (!r.raw(magic, kMagic.size()) || !std::equal(kMagic.begin(), kMagic.end(), magic.begin()))
-        return malformed("not a rewind replay (the file does not start with RWRP)");
-    std::uint64_t version = 0, model = 0, players = 0, seed = 0, game_version = 0, interval = 0;
-    if (!r.uint(version, 2)) return malformed("replay truncated in its header");
-    if (Status v = rwd::detail::check_format_version(version, kReplayFormatVersion); !v.ok())
+    if (Status v = rwd::detail::read_file_start(r, kMagic, kReplayFormatVersion,
+                                                "not a rewind replay (the file does not start with RWRP)",
+                                                "replay truncated in its header");
+        !v.ok())
         return v.error();
+    std::uint64_t model = 0, players = 0, seed = 0, game_version = 0, interval = 0;
     if (!r.uint(model, 1) || !r.uint(players, 1) || !r.uint(seed, 8) || !r.uint(game_version, 4) ||
         !r.uint(interval, 2))
         return malformed("replay truncated in its header");

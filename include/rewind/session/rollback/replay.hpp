@@ -60,6 +60,9 @@ public:
     [[nodiscard]] Frame frames() const { return frames_; }
     /// The input of `slot` at frame `f` (0 <= f < frames()); an empty InputBits before its first change.
     [[nodiscard]] const InputBits& input(int slot, Frame f) const;
+    /// How many of `slot`'s changes start at or before frame `f`: the one in effect is changes(slot)[n - 1]
+    /// (none when 0).
+    [[nodiscard]] std::size_t changes_until(int slot, Frame f) const;
     /// The changes of `slot`'s input, oldest first.
     [[nodiscard]] const std::vector<Change>& changes(int slot) const;
     /// Checksums by frame, ascending.

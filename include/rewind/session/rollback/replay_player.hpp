@@ -117,8 +117,6 @@ public:
     [[nodiscard]] std::uint64_t checksum() const { return G::checksum(state_); }
 
 private:
-    using Change = ReplayData::Change;
-
     ReplayPlayer(ReplayData data, std::vector<std::vector<Input>> decoded, const State& initial, int interval)
         : data_(std::move(data)),
           decoded_(std::move(decoded)),
@@ -131,11 +129,8 @@ private:
 
     void fill_inputs(Frame f) {
         for (std::size_t p = 0; p < decoded_.size(); ++p) {
-            const auto& list = data_.changes(static_cast<int>(p));
-            const auto it = std::upper_bound(list.begin(), list.end(), f,
-                                             [](Frame v, const Change& c) { return v < c.from; });
-            const auto i = static_cast<std::size_t>(it - list.begin());
-            inputs_[p] = i == 0 ? Input{} : decoded_[p][i - 1];
+            const std::size_t n = data_.changes_until(static_cast<int>(p), f);
+            inputs_[p] = n == 0 ? Input{} : decoded_[p][n - 1];
         }
     }
     void verify(Frame f) {
