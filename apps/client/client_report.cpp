@@ -22,6 +22,8 @@ const char* phase_name(cs::ClientPhase p) {
             return "syncing";
         case cs::ClientPhase::playing:
             return "playing";
+        case cs::ClientPhase::reconnecting:
+            return "reconnecting";
         case cs::ClientPhase::disconnected:
             return "disconnected";
     }

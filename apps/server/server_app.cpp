@@ -103,6 +103,8 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         if (sc.require_token)
             return rwd::Error{rwd::Errc::invalid_config,
                               "--record-net cannot record a sealed server (its keys would be in the file)"};
+        // The resume secrets come from this key: the recording carries it so that a re-run gives the same.
+        randombytes_buf(sc.resume_key.data(), sc.resume_key.size());
         app->netrec_ = std::make_unique<tr::RecordingTransport>(
             *app->udp_, tr::NetRecordingHeader{"rewind-server", server_config_text(sc, o.seed), 0, 0});
     }

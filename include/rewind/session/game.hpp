@@ -106,6 +106,19 @@ concept ServerGame = DeterministicGame<G> && std::copyable<typename G::State> &&
     G::remove_player(s, slot);
 };
 
+/// Optional hooks of a ServerGame: `player_away(State&, slot)` when the link of the player in `slot` is lost
+/// and the server holds its seat (ServerConfig::seat_grace), `player_back(State&, slot)` when it comes back.
+/// Without them an away player stays in the world as it was, driven by a default Input (standing still).
+template <class G>
+concept HasPlayerAway = requires(typename G::State& s, int slot) {
+    G::player_away(s, slot);
+};
+/// See HasPlayerAway.
+template <class G>
+concept HasPlayerBack = requires(typename G::State& s, int slot) {
+    G::player_back(s, slot);
+};
+
 /// Optional hook of a ServerGame: `static Input sanitize(const Input&, std::uint32_t& violations)` clamps a
 /// client's input to what a legitimate client can send and counts what it had to change. Without it the
 /// decoded input is used as it is (the wire format still bounds every field).

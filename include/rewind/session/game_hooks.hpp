@@ -74,6 +74,24 @@ typename G::Input sanitize(const typename G::Input& in, std::uint32_t& violation
         return in;
 }
 
+/// The link of the player in `slot` is lost and its seat held: G::player_away(), else nothing.
+template <ServerGame G>
+void player_away(typename G::State& s, int slot) {
+    if constexpr (HasPlayerAway<G>)
+        G::player_away(s, slot);
+    else
+        (void)s, (void)slot;
+}
+
+/// The player in `slot` came back to its held seat: G::player_back(), else nothing.
+template <ServerGame G>
+void player_back(typename G::State& s, int slot) {
+    if constexpr (HasPlayerBack<G>)
+        G::player_back(s, slot);
+    else
+        (void)s, (void)slot;
+}
+
 /// Whether `in` fires a shot the server lag-compensates: G::fires(), else never.
 template <ServerGame G>
 bool fires(const typename G::Input& in) {

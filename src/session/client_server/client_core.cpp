@@ -33,7 +33,10 @@ ClientCore::Impl::Impl(transport::Transport& transport, const ClientConfig& conf
 }
 
 void ClientCore::Impl::quit() {
-    if (server_ == transport::kInvalidPeer) return;
+    if (server_ == transport::kInvalidPeer) {
+        if (phase_ == ClientPhase::reconnecting) end(DisconnectCode::client_quit);  // between attempts
+        return;
+    }
     Disconnect bye{DisconnectCode::client_quit};
     send(transport::Delivery::reliable_ordered, bye);
     transport_.disconnect(server_, transport::DisconnectReason::local);
@@ -105,11 +108,12 @@ ClientCore::ClientCore(transport::Transport& transport, const ClientConfig& conf
 
 ClientCore::~ClientCore() { delete impl_; }
 
-Status ClientCore::connect(const transport::Address& server, Micros now) {
+Status ClientCore::connect(const transport::Address& server, Micros now, const ResumeTicket* ticket) {
     Impl& m = *impl_;
     if (m.phase_ == ClientPhase::connecting || m.phase_ == ClientPhase::syncing ||
-        m.phase_ == ClientPhase::playing)
+        m.phase_ == ClientPhase::playing || m.phase_ == ClientPhase::reconnecting)
         return Error{Errc::already_exists, "already connected"};
+    if (ticket && ticket->slot >= m.max_players_) return Error{Errc::invalid_argument, "no such slot"};
     m.transport_.update(now);  // the endpoint must know the time before it stamps the connect attempt
     auto peer = m.transport_.connect(server);
     if (!peer.ok()) return peer.error();
@@ -132,8 +136,33 @@ Status ClientCore::connect(const transport::Address& server, Micros now) {
     m.last_message_tick_ = Tick{};
     m.unreliable_sequence_ = 0;
     m.unreliable_seen_.reset();
+    m.resume_ = ticket ? std::optional<ResumeTicket>(*ticket) : std::nullopt;
+    m.grace_offered_ = false;
+    m.force_resync_ = false;
+    m.waiting_for_credentials_ = false;
     return {};
 }
+
+std::optional<ResumeTicket> ClientCore::resume_ticket() const {
+    const Impl& m = *impl_;
+    if (m.resume_) return m.resume_;  // reconnecting: the claim being made
+    if (m.slot_ < 0 || !m.grace_offered_ ||
+        (m.phase_ != ClientPhase::syncing && m.phase_ != ClientPhase::playing))
+        return std::nullopt;
+    return ResumeTicket{static_cast<std::uint8_t>(m.slot_), m.secret_, true, m.expected_message_};
+}
+
+void ClientCore::set_credentials(const std::vector<std::uint8_t>& token, const auth::SessionKeys& keys) {
+    Impl& m = *impl_;
+    m.config_.connect_token = token;
+    m.config_.session_keys = keys;
+    if (m.waiting_for_credentials_) {
+        m.waiting_for_credentials_ = false;
+        m.retry_at_ = m.last_now_;  // try again at once
+    }
+}
+
+bool ClientCore::needs_credentials() const { return impl_->waiting_for_credentials_; }
 
 void ClientCore::disconnect(Micros) { impl_->quit(); }
 
@@ -143,6 +172,7 @@ Micros ClientCore::time_since_update(Micros now) const {
 
 Micros ClientCore::server_silence(Micros now) const {
     const Impl& m = *impl_;
+    if (m.phase_ == ClientPhase::reconnecting) return std::max(Micros{0}, now - m.last_heard_);
     if (m.phase_ != ClientPhase::syncing && m.phase_ != ClientPhase::playing) return Micros{0};
     return std::max(Micros{0}, now - m.last_heard_);
 }

@@ -7,6 +7,7 @@
 #include <rewind/session/auth/secure_channel.hpp>
 #include <rewind/session/client_server/detail/client_core.hpp>
 #include <rewind/session/client_server/message_codec.hpp>
+#include <rewind/session/client_server/resume_ticket.hpp>
 #include <rewind/sync/clock_sync.hpp>
 
 #include <array>
@@ -39,6 +40,13 @@ public:
     /// Starts one connection attempt to server_address_; false (and the session ended) if the transport
     /// refuses at once.
     bool start_attempt(Micros now);
+    /// The link to the server is lost while syncing or playing: reconnect to the seat when the server holds
+    /// seats and reconnect_for allows, else end the session with `code`.
+    void link_lost(DisconnectCode code, Micros now);
+    /// A reconnection attempt failed: the next one after the backoff, or the end when reconnect_for is up.
+    void reconnect_failed(Micros now);
+    /// The hello of a new connection (a resume when resume_ is set).
+    [[nodiscard]] ConnectRequest hello() const;
     /// Takes a received message in (the order of reliable ones checked by the caller): validated against the
     /// message table, then queued (bounded); false when it was refused.
     bool take_message(Message&& m);
@@ -118,6 +126,13 @@ public:
     std::vector<std::uint8_t> sealed_;  // scratch: a sealed packet
     std::vector<std::uint8_t> opened_;  // scratch: a packet opened
     ClientStats stats_{};
+    // Coming back to a seat: the claim the next hello makes (from a lost link, or a ticket the app gave).
+    std::optional<ResumeTicket> resume_;
+    ResumeSecret secret_{};                 // the secret of the seat held now (from its accept)
+    bool grace_offered_ = false;            // the server holds this seat when the link is lost
+    Micros lost_at_{};                      // reconnecting: when the link was lost
+    bool force_resync_ = false;             // a comeback: restart the clock at the server's time once synced
+    bool waiting_for_credentials_ = false;  // reconnecting with a token the server refused: a fresh one first
 };
 
 template <class Msg>

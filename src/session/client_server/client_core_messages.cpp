@@ -15,11 +15,22 @@ void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
     using Type = transport::TransportEvent::Type;
     if (ev.peer != server_) return;
     if (ev.type == Type::connected) {
-        ConnectRequest hello{kProtocolId, kProtocolVersion, config_.game_id, config_.connect_token};
-        send(transport::Delivery::reliable_ordered, hello);
+        ConnectRequest h = hello();
+        send(transport::Delivery::reliable_ordered, h);
         return;
     }
     if (ev.type == Type::disconnected) {
+        if (phase_ == ClientPhase::reconnecting) {
+            server_ = transport::kInvalidPeer;  // the transport has forgotten it already
+            return reconnect_failed(now);
+        }
+        if ((phase_ == ClientPhase::syncing || phase_ == ClientPhase::playing) &&
+            ev.reason != transport::DisconnectReason::refused) {
+            logf(config_.logger, LogLevel::warn, "transport dropped the server: %s",
+                 transport::disconnect_reason_name(ev.reason).data());
+            server_ = transport::kInvalidPeer;
+            return link_lost(DisconnectCode::transport, now);
+        }
         // Before the accept, a lost or unanswered connection is tried again; a refusal is an answer.
         if (phase_ == ClientPhase::connecting && ev.reason != transport::DisconnectReason::refused) {
             server_ = transport::kInvalidPeer;  // the transport has forgotten it already
@@ -61,7 +72,8 @@ bool ClientCore::Impl::on_clear_handshake(auth::Lane lane, std::span<const std::
     // and opens no keys before the token checks out), and the accept with its salt and, after it, the first
     // packet under this connection's keys, whose tag authenticates it.
     const auto type = peek_message_type(data);
-    if (phase_ == ClientPhase::connecting && lane == auth::Lane::reliable && type.ok()) {
+    const bool handshaking = phase_ == ClientPhase::connecting || phase_ == ClientPhase::reconnecting;
+    if (handshaking && lane == auth::Lane::reliable && type.ok()) {
         if (type.value() == MessageType::disconnect) {
             Disconnect d;
             if (decode_message(data, d).ok() &&
@@ -130,6 +142,11 @@ void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now
             expected_message_ = sm.sequence + 1;
             last_message_tick_ = sm.tick;
             ++stats_.events_received;
+            if (sm.type == kBackMessageId) {
+                Back back;
+                if (decode_payload(sm.payload, back).ok() && back.slot == slot_ && back.resync)
+                    ++stats_.resume_resyncs;
+            }
             take_message(Message{sm.type, true, -1, sm.tick, sm.sequence, std::move(sm.payload)});
             return;
         }
@@ -150,6 +167,20 @@ void ClientCore::Impl::on_message(std::span<const std::uint8_t> data, Micros now
             Disconnect d;
             if (!decode_message(data, d).ok()) {
                 ++stats_.malformed;
+                return;
+            }
+            if (phase_ == ClientPhase::reconnecting && d.code == DisconnectCode::unauthorized &&
+                (d.token_error == auth::TokenError::expired || d.token_error == auth::TokenError::replayed)) {
+                // The token served its connection: coming back takes a fresh one (set_credentials).
+                stats_.token_error = d.token_error;
+                waiting_for_credentials_ = true;
+                transport_.disconnect(server_, transport::DisconnectReason::local);
+                server_ = transport::kInvalidPeer;
+                channel_.reset();
+                retry_at_.reset();
+                logf(config_.logger, LogLevel::warn,
+                     "reconnecting needs a fresh connect token (the server said: %s)",
+                     auth::token_error_name(d.token_error).data());
                 return;
             }
             stats_.disconnect_code = d.code;
@@ -176,11 +207,47 @@ void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
         stats_.disconnect_code = DisconnectCode::bad_protocol;  // the reason that explains the goodbye
         return;
     }
+    if (phase_ != ClientPhase::connecting && phase_ != ClientPhase::reconnecting) {
+        ++stats_.malformed;  // one accept per connection
+        return;
+    }
+    if (acc.resumed && (!resume_ || acc.slot != resume_->slot)) {
+        ++stats_.malformed;  // a seat given back that we did not ask for
+        return;
+    }
+    if (phase_ == ClientPhase::reconnecting) {
+        // A new connection: what the last one decoded can no longer serve as a baseline, its unreliable
+        // sequences start over, and the clock restarts at the server's time once synced.
+        has_snapshot_ = false;
+        game_.forget_snapshots();
+        has_seq_ = false;
+        unreliable_sequence_ = 0;
+        unreliable_seen_.reset();
+        force_resync_ = true;
+        if (!acc.resumed) {
+            ++stats_.seats_lost;
+            logf(config_.logger, LogLevel::warn, "the server no longer held slot %d: seated anew in slot %d",
+                 slot_, int{acc.slot});
+        }
+    }
+    if (acc.resumed) {
+        // The reliable stream goes on where the server says: the first message it resends, or a resync.
+        expected_message_ = acc.next_message;
+        last_message_tick_ = acc.message_tick;
+        ++stats_.resumes;
+        logf(config_.logger, LogLevel::info, "back in slot %d", int{acc.slot});
+    } else {
+        expected_message_ = 0;
+        last_message_tick_ = Tick{};
+    }
+    resume_.reset();
     slot_ = acc.slot;
+    grace_offered_ = acc.seat_grace_s > 0;
+    secret_ = acc.resume_secret;
     // Aim our inputs at the server's jitter buffer: its target, not our config's guess of it.
     stats_.server_input_buffer_target = acc.input_buffer_target;
     (void)clock_.set_target_input_offset(static_cast<double>(acc.input_buffer_target));
-    if (phase_ == ClientPhase::connecting) phase_ = ClientPhase::syncing;
+    phase_ = ClientPhase::syncing;
 }
 
 void ClientCore::Impl::on_snapshot(std::span<const std::uint8_t> data, Micros now) {

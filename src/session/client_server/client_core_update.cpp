@@ -43,18 +43,31 @@ void ClientCore::Impl::update(Micros now) {
         } else if (now - connect_started_ > config_.connect_timeout) {
             attempt_failed(DisconnectCode::timed_out, now);
         }
+    } else if (phase_ == ClientPhase::reconnecting) {
+        if (waiting_for_credentials_) {
+            if (now - lost_at_ > config_.reconnect_for) end(DisconnectCode::unauthorized);
+        } else if (retry_at_) {
+            if (now >= *retry_at_) start_attempt(now);
+        } else if (now - connect_started_ > config_.connect_timeout) {
+            reconnect_failed(now);
+        }
     }
+    stats_.reconnect_retry_in =
+        phase_ == ClientPhase::reconnecting && retry_at_ ? std::max(Micros{0}, *retry_at_ - now) : Micros{0};
 
     // Not ticking yet: pings (empty input packets) give clock sync its first RTT samples.
     if (phase_ == ClientPhase::syncing && now - last_ping_ >= config_.sync_ping_interval) send_ping(now);
     if (phase_ == ClientPhase::syncing && has_snapshot_ && clock_.ready() &&
         clock_.stats().rtt_samples >= static_cast<std::uint64_t>(config_.min_rtt_samples)) {
         const sync::ClockAdjust adj = clock_.update(now, sync::FracTick{tick_, step_.alpha()});
-        if (adj.resync) {
+        if (adj.resync || force_resync_) {
             // Start a little further ahead than the young estimate asks: an early input costs a few ticks of
             // latency for a second, a late first input costs a misprediction. Clock sync eases the surplus
-            // away.
-            resync_to(adj.resync_to.tick + config_.initial_extra_lead_ticks);
+            // away. A comeback restarts at the server's time even when the clock still looks right: its
+            // prediction stopped when the link went.
+            const Tick target = adj.resync ? adj.resync_to.tick : clock_.target_tick(now).tick;
+            resync_to(target + config_.initial_extra_lead_ticks);
+            force_resync_ = false;
             phase_ = ClientPhase::playing;
         }
     } else if (phase_ == ClientPhase::playing) {

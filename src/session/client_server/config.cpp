@@ -15,6 +15,12 @@ Status ServerConfig::validate() const {
     if (client_timeout.count <= 0) return Error{Errc::invalid_config, "client_timeout must be positive"};
     if (hello_timeout.count <= 0) return Error{Errc::invalid_config, "hello_timeout must be positive"};
     if (kick_linger.count < 0) return Error{Errc::invalid_config, "kick_linger must be >= 0"};
+    if (seat_grace.count < 0 || seat_grace.count > 3'600'000'000)
+        return Error{Errc::invalid_config, "seat_grace must be 0..1 hour"};
+    if (resume_log_messages < 1 || resume_log_messages > 65536)
+        return Error{Errc::invalid_config, "resume_log_messages must be 1..65536"};
+    if (resume_log_bytes < 1024 || resume_log_bytes > (16u << 20))
+        return Error{Errc::invalid_config, "resume_log_bytes must be 1 KiB..16 MiB"};
     if (max_rewind_ms < 0 || max_rewind_ms > 1000)
         return Error{Errc::invalid_config, "max_rewind_ms must be 0..1000"};
     if (input_buffer_target < 1 || input_buffer_target > 16)
@@ -84,6 +90,8 @@ Status ClientConfig::validate() const {
     if (connect_timeout.count <= 0) return Error{Errc::invalid_config, "connect_timeout must be positive"};
     if (connect_retry_for.count < 0 || connect_retry_for.count > 600'000'000)
         return Error{Errc::invalid_config, "connect_retry_for must be 0..10 min"};
+    if (reconnect_for.count < 0 || reconnect_for.count > 3'600'000'000)
+        return Error{Errc::invalid_config, "reconnect_for must be 0..1 hour"};
     if (interruption_notice.count < 50'000 || interruption_notice.count > 10'000'000)
         return Error{Errc::invalid_config, "interruption_notice must be 50 ms..10 s"};
     if (connect_token.size() > auth::kMaxTokenBytes)

@@ -13,26 +13,46 @@ bool serialize_tick(Stream& s, Tick& t) {
     return wire::serialize_bits(s, t.value, 32);
 }
 
+namespace {
+
+/// A fixed array of bytes, 8 bits each.
+template <class Stream, std::size_t N>
+bool serialize_byte_array(Stream& s, std::array<std::uint8_t, N>& a) {
+    return std::all_of(a.begin(), a.end(), [&](std::uint8_t& b) {
+        std::uint32_t v = b;
+        if (!wire::serialize_bits(s, v, 8)) return false;
+        b = static_cast<std::uint8_t>(v);
+        return true;
+    });
+}
+
+}  // namespace
+
 template <class Stream>
 bool serialize(Stream& s, ConnectRequest& m) {
-    return wire::serialize_bits(s, m.protocol_id, 32) && wire::serialize_int(s, m.version, 0u, 0xFFFFu) &&
-           wire::serialize_bits(s, m.game_id, 32) && wire::serialize_bytes(s, m.token, auth::kMaxTokenBytes);
+    if (!wire::serialize_bits(s, m.protocol_id, 32) || !wire::serialize_int(s, m.version, 0u, 0xFFFFu) ||
+        !wire::serialize_bits(s, m.game_id, 32) || !wire::serialize_bytes(s, m.token, auth::kMaxTokenBytes) ||
+        !wire::serialize_bool(s, m.resume))
+        return false;
+    if (!m.resume) return true;
+    return wire::serialize_int(s, m.resume_slot, std::uint8_t{0}, std::uint8_t{255}) &&
+           serialize_byte_array(s, m.resume_secret) && wire::serialize_bool(s, m.resume_has_messages) &&
+           (!m.resume_has_messages || wire::serialize_bits(s, m.resume_next_message, 32));
 }
 
 template <class Stream>
 bool serialize(Stream& s, ConnectAccept& m) {
-    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) &&
-           serialize_tick(s, m.server_tick) &&
-           wire::serialize_int(s, m.tick_rate_hz, std::uint16_t{1}, std::uint16_t{1000}) &&
-           wire::serialize_int(s, m.snapshot_rate_hz, std::uint8_t{1}, std::uint8_t{255}) &&
-           wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16}) &&
-           wire::serialize_bool(s, m.sealed) &&
-           (!m.sealed || std::all_of(m.salt.begin(), m.salt.end(), [&](std::uint8_t& b) {
-               std::uint32_t v = b;
-               if (!wire::serialize_bits(s, v, 8)) return false;
-               b = static_cast<std::uint8_t>(v);
-               return true;
-           }));
+    if (!wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) ||
+        !serialize_tick(s, m.server_tick) ||
+        !wire::serialize_int(s, m.tick_rate_hz, std::uint16_t{1}, std::uint16_t{1000}) ||
+        !wire::serialize_int(s, m.snapshot_rate_hz, std::uint8_t{1}, std::uint8_t{255}) ||
+        !wire::serialize_int(s, m.input_buffer_target, std::uint8_t{0}, std::uint8_t{16}) ||
+        !wire::serialize_bool(s, m.sealed) || (m.sealed && !serialize_byte_array(s, m.salt)) ||
+        !wire::serialize_int(s, m.seat_grace_s, std::uint16_t{0}, std::uint16_t{0xFFFF}) ||
+        (m.seat_grace_s > 0 && !m.sealed && !serialize_byte_array(s, m.resume_secret)) ||
+        !wire::serialize_bool(s, m.resumed))
+        return false;
+    return !m.resumed || (wire::serialize_bits(s, m.next_message, 32) && serialize_tick(s, m.message_tick));
 }
 
 template <class Stream>
@@ -164,6 +184,19 @@ bool serialize(Stream& s, Chat& m) {
 }
 
 template <class Stream>
+bool serialize(Stream& s, Away& m) {
+    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) &&
+           wire::serialize_varint(s, m.entity) &&
+           wire::serialize_int(s, m.grace_s, std::uint16_t{0}, std::uint16_t{0xFFFF});
+}
+
+template <class Stream>
+bool serialize(Stream& s, Back& m) {
+    return wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{255}) &&
+           wire::serialize_varint(s, m.entity) && wire::serialize_bool(s, m.resync);
+}
+
+template <class Stream>
 bool serialize(Stream& s, Disconnect& m) {
     if (!wire::serialize_enum(s, m.code, DisconnectCode::unauthorized)) return false;
     if (m.code != DisconnectCode::unauthorized) return true;
@@ -184,7 +217,9 @@ bool serialize(Stream& s, Disconnect& m) {
     template bool serialize<Stream>(Stream&, Disconnect&);        \
     template bool serialize<Stream>(Stream&, Spawn&);             \
     template bool serialize<Stream>(Stream&, Leave&);             \
-    template bool serialize<Stream>(Stream&, Chat&);
+    template bool serialize<Stream>(Stream&, Chat&);              \
+    template bool serialize<Stream>(Stream&, Away&);              \
+    template bool serialize<Stream>(Stream&, Back&);
 REWIND_CS_INSTANTIATE(wire::WriteStream)
 REWIND_CS_INSTANTIATE(wire::ReadStream)
 REWIND_CS_INSTANTIATE(wire::MeasureStream)

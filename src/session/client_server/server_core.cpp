@@ -1,6 +1,8 @@
 /// ServerCore: construction, the update and tick cycle, seats, timeouts and kicks.
 #include "server_core_impl.hpp"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <cassert>
 #include <utility>
@@ -27,6 +29,9 @@ ServerCore::Impl::Impl(transport::Transport& t, const ServerConfig& c, int seat_
       messages(std::move(m)) {
     seats.resize(static_cast<std::size_t>(max_clients));
     if (config.require_token) token_gate.emplace(*config.require_token);
+    resume_key = config.resume_key;
+    if (std::all_of(resume_key.begin(), resume_key.end(), [](std::uint8_t b) { return b == 0; }))
+        randombytes_buf(resume_key.data(), resume_key.size());  // unguessable secrets, unless the app chose
 }
 
 sync::InputJitterBufferConfig ServerCore::Impl::jitter_config() const {
@@ -46,14 +51,18 @@ int ServerCore::Impl::input_buffer_target(const Seat& s) const {
 
 int ServerCore::Impl::slot_of(transport::PeerId peer) const {
     for (int i = 0; i < max_clients; ++i)
-        if (seat(i).phase != Phase::empty && seat(i).peer == peer) return i;
+        if ((seat(i).phase == Phase::seated || seat(i).phase == Phase::closing) && seat(i).peer == peer)
+            return i;
     return -1;
 }
 
 void ServerCore::Impl::unseat(int slot) {
     Seat& s = seat(slot);
-    const bool was_seated = s.phase == Phase::seated;
+    const bool was_seated = s.phase == Phase::seated || s.phase == Phase::held;  // its player is in the world
     if (s.phase == Phase::empty) return;
+    s.stats.away = false;
+    s.sent_log.clear();
+    s.sent_log_bytes = 0;
     if (was_seated) {
         game.on_unseated(slot);  // no ghosts: nothing of the player stays in the world
         ++stats.disconnects;
@@ -66,7 +75,9 @@ void ServerCore::Impl::unseat(int slot) {
 }
 
 void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
-    if (!valid(slot) || seat(slot).phase != Phase::seated) return;
+    if (!valid(slot)) return;
+    if (seat(slot).phase == Phase::held) return unseat(slot);  // nobody to tell: the seat is simply freed
+    if (seat(slot).phase != Phase::seated) return;
     Seat& s = seat(slot);
     Disconnect d{code};
     send(&s, s.peer, transport::Delivery::reliable_ordered, d, &s.stats.bytes_sent);
@@ -90,8 +101,24 @@ void ServerCore::Impl::kick(int slot, DisconnectCode code, Micros now) {
 void ServerCore::Impl::check_timeouts(Micros now) {
     for (int i = 0; i < max_clients; ++i) {
         Seat& s = seat(i);
-        if (s.phase == Phase::seated && now - s.last_heard > config.client_timeout)
-            kick(i, DisconnectCode::timed_out, now);
+        if (s.phase == Phase::seated && now - s.last_heard > config.client_timeout) {
+            if (config.seat_grace.count <= 0 || !s.proven) {
+                kick(i, DisconnectCode::timed_out, now);  // nothing to wait for (see lose_link)
+            } else {
+                // Silent, not gone: its seat waits for it, and its connection (dead, or one way) is closed
+                // without a goodbye, so that a client still listening reconnects.
+                ++stats.timeouts;
+                const transport::PeerId peer = s.peer;
+                lose_link(i, now);
+                transport.disconnect(peer, transport::DisconnectReason::kicked);
+            }
+        }
+        if (s.phase == Phase::held && now >= s.held_until) {
+            logf(config.logger, LogLevel::info, "slot %d did not come back in %.0f s: seat freed", i,
+                 config.seat_grace.seconds());
+            ++stats.seats_expired;
+            unseat(i);
+        }
         if (s.phase == Phase::closing && now >= s.close_at) {
             transport.disconnect(s.peer, transport::DisconnectReason::kicked);
             s.phase = Phase::empty;
@@ -269,6 +296,10 @@ Tick ServerCore::tick() const { return impl_->tick; }
 
 bool ServerCore::seated(int slot) const {
     return impl_->valid(slot) && impl_->seat(slot).phase == Impl::Phase::seated;
+}
+
+bool ServerCore::away(int slot) const {
+    return impl_->valid(slot) && impl_->seat(slot).phase == Impl::Phase::held;
 }
 
 int ServerCore::seated_count() const {

@@ -13,6 +13,7 @@
 #include <rewind/sync/rewind_limit.hpp>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -22,7 +23,17 @@
 namespace rwd::client_server {
 
 struct ServerCore::Impl {
-    enum class Phase : std::uint8_t { empty, seated, closing };
+    /// empty: free; seated: a client plays in it; held: its client's link is lost and the seat waits for it
+    /// (ServerConfig::seat_grace, its player still in the world); closing: kicked, lingering.
+    enum class Phase : std::uint8_t { empty, seated, held, closing };
+    /// A reliable message sent to a seat, kept for resending when its client comes back (seat_grace).
+    struct LoggedMessage {
+        std::uint32_t sequence = 0;
+        Tick tick{};
+        Tick previous_tick{};  // of the message before it (what its tick is coded against)
+        MessageId type = 0;
+        std::vector<std::uint8_t> payload;
+    };
     /// A token bucket: one client's allowance of one message type.
     struct MessageBucket {
         double tokens = 0.0;
@@ -64,6 +75,12 @@ struct ServerCore::Impl {
         std::uint32_t abusive_in_window = 0;       // refused input packets in the current window
         std::uint32_t abusive_windows = 0;         // consecutive abusive windows so far
         Micros last_abusive_window{-(1LL << 60)};  // when the last abusive window was reached (long ago)
+        ResumeSecret resume_secret{};              // what its client presents to come back (without tokens)
+        bool proven =
+            false;  // its client spoke after an accept: it can come back (else a lost link frees it)
+        Micros held_until{};                 // held: when the grace ends
+        std::deque<LoggedMessage> sent_log;  // its newest reliable messages (seat_grace > 0)
+        std::size_t sent_log_bytes = 0;      // their payload bytes
     };
     /// A connection that has not said hello yet.
     struct Pending {
@@ -82,6 +99,11 @@ struct ServerCore::Impl {
     [[nodiscard]] sync::InputJitterBufferConfig jitter_config() const;
     [[nodiscard]] int slot_of(transport::PeerId peer) const;
     [[nodiscard]] int input_buffer_target(const Seat& s) const;
+    /// The seat grace in whole seconds, as the accept and Away carry it (rounded up).
+    [[nodiscard]] std::uint16_t grace_seconds() const {
+        return static_cast<std::uint16_t>(
+            std::min<std::int64_t>((config.seat_grace.count + 999'999) / 1'000'000, 0xFFFF));
+    }
     /// One tick, in microseconds (rounded).
     [[nodiscard]] Micros tick_length() const {
         return Micros{
@@ -96,6 +118,29 @@ struct ServerCore::Impl {
     [[nodiscard]] auth::TokenError check_token(const Pending& p, const ConnectRequest& req, Micros now,
                                                auth::TokenFields& out) const;
     void seat_client(transport::PeerId peer, int slot, Micros now, const auth::SessionKeys* keys);
+    /// Sets up `slot` for the connection `peer` (keys from a token, or none): everything that belongs to one
+    /// connection starts afresh; what belongs to the seat (its message stream and log, account, secret and
+    /// stats) stays. Returns the salt of the connection's keys (zero without).
+    auth::ConnectionSalt connect_seat(int slot, transport::PeerId peer, Micros now,
+                                      const auth::SessionKeys* keys);
+    /// Sends the accept to a seat just connected (with its seal when keyed), `resumed` with the stream's
+    /// position.
+    void send_accept(int slot, const auth::ConnectionSalt& salt, bool resumed, std::uint32_t next_message,
+                     Tick message_tick);
+    // seats held for a client whose link is lost, and coming back (server_resume.cpp)
+    /// The link of the seated client in `slot` is lost: hold its seat for seat_grace, or free it without one.
+    void lose_link(int slot, Micros now);
+    /// The seat a hello resumes: a seated or held seat the request proves is its own (its secret, or the
+    /// token's account), or -1. A resume that names a seat it cannot prove is counted and refused.
+    [[nodiscard]] int resume_target(const ConnectRequest& req, const auth::TokenFields* token);
+    /// Gives `slot` back to its client on the connection `peer`: the accept, the messages it missed (or a
+    /// resync) and Back to everyone.
+    void resume_seat(int slot, transport::PeerId peer, const ConnectRequest& req, Micros now,
+                     const auth::SessionKeys* keys);
+    /// The secret of a fresh seating of `slot` (keyed by resume_key, numbered by `seating`).
+    [[nodiscard]] ResumeSecret resume_secret(int slot, std::uint64_t seating) const;
+    /// Keeps a reliable message sent to `s` for resending (trimmed to the log's bounds).
+    void log_message(Seat& s, const ServerMessage& m);
     // messages from seated clients and the abuse accounting (server_receive.cpp)
     void on_seat_message(int slot, transport::Delivery delivery, std::span<const std::uint8_t> data,
                          Micros now);
@@ -164,12 +209,14 @@ struct ServerCore::Impl {
     std::optional<auth::TokenGate> token_gate;  // set when config.require_token is
     sync::LagCompensation lag;                  // per-client rewind limits (client_latency mode)
     std::vector<std::uint8_t> buffer;
-    std::vector<std::uint8_t> sealed;         // scratch: a sealed packet on its way out
-    std::vector<std::uint8_t> opened;         // scratch: a sealed packet opened
-    std::uint64_t keyed_connections = 0;      // connections seated with a token (numbers their salts)
-    std::vector<EncodedInput> packet_inputs;  // scratch: the inputs of one input packet
-    MessageTable messages;                    // the game's message types
-    std::deque<Message> inbox;                // client messages the app has not polled yet (bounded)
+    std::vector<std::uint8_t> sealed;           // scratch: a sealed packet on its way out
+    std::vector<std::uint8_t> opened;           // scratch: a sealed packet opened
+    std::uint64_t keyed_connections = 0;        // connections seated with a token (numbers their salts)
+    std::uint64_t seatings = 0;                 // fresh seatings so far (numbers their resume secrets)
+    std::array<std::uint8_t, 32> resume_key{};  // config.resume_key, or drawn at start when that is zero
+    std::vector<EncodedInput> packet_inputs;    // scratch: the inputs of one input packet
+    MessageTable messages;                      // the game's message types
+    std::deque<Message> inbox;                  // client messages the app has not polled yet (bounded)
     ServerStats stats{};
 };
 

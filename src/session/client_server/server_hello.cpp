@@ -15,8 +15,16 @@ void ServerCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
         std::erase_if(pending, [&](const Pending& p) { return p.peer == ev.peer; });
         const int slot = slot_of(ev.peer);
         if (slot >= 0) {
-            if (seat(slot).phase == Phase::seated) logf(config.logger, LogLevel::info, "slot %d left", slot);
-            unseat(slot);
+            if (seat(slot).phase == Phase::seated && ev.reason != transport::DisconnectReason::remote) {
+                logf(config.logger, LogLevel::info, "slot %d lost its connection (%s)", slot,
+                     transport::disconnect_reason_name(ev.reason).data());
+                lose_link(slot, now);
+            } else {
+                // A goodbye of the transport's is a goodbye: the client closed its connection on purpose.
+                if (seat(slot).phase == Phase::seated)
+                    logf(config.logger, LogLevel::info, "slot %d left", slot);
+                unseat(slot);
+            }
         }
         return;
     }
@@ -64,11 +72,14 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
     auth::TokenError why = auth::TokenError::none;
     auth::TokenFields token;
     int slot = -1;
+    int resume = -1;
     if (req.protocol_id != kProtocolId || req.version != kProtocolVersion || req.game_id != config.game_id) {
         refuse = DisconnectCode::bad_protocol;
     } else if (token_gate && (why = check_token(p, req, now, token)) != auth::TokenError::none) {
         refuse = DisconnectCode::unauthorized;  // before a seat or any game state exists
     } else {
+        resume = resume_target(req, token_gate ? &token : nullptr);
+        slot = resume;
         for (int i = 0; i < max_clients && slot < 0; ++i)
             if (seat(i).phase == Phase::empty) slot = i;
         if (slot < 0) refuse = DisconnectCode::server_full;
@@ -92,6 +103,7 @@ void ServerCore::Impl::on_hello(Pending& p, std::span<const std::uint8_t> data, 
     }
     const transport::PeerId peer = p.peer;
     std::erase_if(pending, [&](const Pending& q) { return q.peer == peer; });
+    if (resume >= 0) return resume_seat(resume, peer, req, now, token_gate ? &token.keys : nullptr);
     seat_client(peer, slot, now, token_gate ? &token.keys : nullptr);
     if (token_gate) {
         seat(slot).has_client_id = true;
@@ -106,10 +118,12 @@ auth::TokenError ServerCore::Impl::check_token(const Pending& p, const ConnectRe
     // The same token from a second connection is a copy, whether or not the first still plays.
     if (const auto e = token_gate->check_replay(*verified, p.peer, now); e != auth::TokenError::none)
         return e;
-    // One account, one seat: a second live connection with another token of the same client id is refused.
+    // One account, one seat: a second live connection with another token of the same client id is refused,
+    // unless it asks for that seat back (its link may be dead without the server knowing yet). A seat held
+    // for the account is simply taken back.
     for (int i = 0; i < max_clients; ++i)
         if (seat(i).phase == Phase::seated && seat(i).has_client_id &&
-            seat(i).client_id == verified->client_id)
+            seat(i).client_id == verified->client_id && !(req.resume && req.resume_slot == i))
             return auth::TokenError::client_in_use;
     out = std::move(verified.value());
     return auth::TokenError::none;
@@ -119,6 +133,38 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
                                    const auth::SessionKeys* keys) {
     Seat& s = seat(slot);
     s = Seat{};
+    s.resume_secret = resume_secret(slot, ++seatings);
+    const auth::ConnectionSalt salt = connect_seat(slot, peer, now, keys);
+    game.on_seated(slot);  // its player enters the world; no baseline yet: the first snapshot is in full
+    ++stats.connects;
+    send_accept(slot, salt, false, 0, Tick{});
+    // The newcomer learns who is already here (and who is away), then everyone learns of the newcomer.
+    for (int i = 0; i < max_clients; ++i) {
+        if (i == slot || (seat(i).phase != Phase::seated && seat(i).phase != Phase::held)) continue;
+        send_builtin(Spawn{static_cast<std::uint8_t>(i), game.player_entity(i)}, slot);
+        if (seat(i).phase == Phase::held)
+            send_builtin(Away{static_cast<std::uint8_t>(i), game.player_entity(i), grace_seconds()}, slot);
+    }
+    send_builtin(Spawn{static_cast<std::uint8_t>(slot), game.player_entity(slot)});
+    logf(config.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
+}
+
+auth::ConnectionSalt ServerCore::Impl::connect_seat(int slot, transport::PeerId peer, Micros now,
+                                                    const auth::SessionKeys* keys) {
+    Seat& s = seat(slot);
+    // What belongs to the seat outlives its connections; the rest starts afresh.
+    Seat fresh{};
+    fresh.message_sequence = s.message_sequence;
+    fresh.last_message_tick = s.last_message_tick;
+    fresh.message_buckets = std::move(s.message_buckets);  // a comeback does not refill its rate limits
+    fresh.has_client_id = s.has_client_id;
+    fresh.client_id = s.client_id;
+    fresh.stats = s.stats;
+    fresh.resume_secret = s.resume_secret;
+    fresh.proven = s.proven;
+    fresh.sent_log = std::move(s.sent_log);
+    fresh.sent_log_bytes = s.sent_log_bytes;
+    s = std::move(fresh);
     s.phase = Phase::seated;
     s.peer = peer;
     // With a token: this connection's own keys, from the token's and a fresh salt the accept carries.
@@ -135,19 +181,32 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
     s.replay_tokens = 2.0 * config.late_input_replay_ticks;        // a full replay budget
     s.tuner.on_link(transport.stats(peer).jitter, tick_length());  // what the handshake measured, if anything
     s.stats.connected = true;
+    s.stats.away = false;
     s.stats.peer = peer;
-    s.message_buckets.resize(messages.size());
-    for (std::size_t id = 0; id < messages.size(); ++id)
-        if (const MessageRule* rule = messages.find(static_cast<MessageId>(id)))
-            s.message_buckets[id] = MessageBucket{double(rule->spec.burst_messages), now};  // a full burst
-    game.on_seated(slot);  // its player enters the world; no baseline yet: the first snapshot is in full
-    ++stats.connects;
+    if (s.message_buckets.size() != messages.size()) {
+        s.message_buckets.assign(messages.size(), MessageBucket{});
+        for (std::size_t id = 0; id < messages.size(); ++id)
+            if (const MessageRule* rule = messages.find(static_cast<MessageId>(id)))
+                s.message_buckets[id] =
+                    MessageBucket{double(rule->spec.burst_messages), now};  // a full burst
+    }
+    return salt;
+}
+
+void ServerCore::Impl::send_accept(int slot, const auth::ConnectionSalt& salt, bool resumed,
+                                   std::uint32_t next_message, Tick message_tick) {
+    Seat& s = seat(slot);
     ConnectAccept acc{static_cast<std::uint8_t>(slot), tick, static_cast<std::uint16_t>(config.tick_rate_hz),
                       static_cast<std::uint8_t>(config.snapshot_rate_hz),
                       static_cast<std::uint8_t>(input_buffer_target(s))};
+    acc.seat_grace_s = grace_seconds();
+    acc.resumed = resumed;
+    acc.next_message = next_message;
+    acc.message_tick = message_tick;
     if (s.channel) {
         // The client needs the salt to derive the keys: the accept goes in the clear, followed by the
-        // first packet under those keys, empty, whose tag authenticates the accept.
+        // first packet under those keys, empty, whose tag authenticates the accept. No secret travels in
+        // it: with a token the account is what proves a comeback.
         acc.sealed = true;
         acc.salt = salt;
         std::vector<std::uint8_t> tag;
@@ -156,20 +215,15 @@ void ServerCore::Impl::seat_client(transport::PeerId peer, int slot, Micros now,
             ++stats.send_failures;
         } else {
             buffer.insert(buffer.end(), tag.begin(), tag.end());
-            if (transport.send(peer, transport::Delivery::reliable_ordered, buffer).ok())
+            if (transport.send(s.peer, transport::Delivery::reliable_ordered, buffer).ok())
                 s.stats.bytes_sent += buffer.size();
             else
                 ++stats.send_failures;
         }
     } else {
-        send(&s, peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
+        acc.resume_secret = s.resume_secret;
+        send(&s, s.peer, transport::Delivery::reliable_ordered, acc, &s.stats.bytes_sent);
     }
-    // The newcomer learns who is already here, then everyone learns of the newcomer.
-    for (int i = 0; i < max_clients; ++i)
-        if (i != slot && seat(i).phase == Phase::seated)
-            send_builtin(Spawn{static_cast<std::uint8_t>(i), game.player_entity(i)}, slot);
-    send_builtin(Spawn{static_cast<std::uint8_t>(slot), game.player_entity(slot)});
-    logf(config.logger, LogLevel::info, "peer %u seated in slot %d", peer, slot);
 }
 
 }  // namespace rwd::client_server

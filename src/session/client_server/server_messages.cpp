@@ -16,7 +16,10 @@ void ServerCore::Impl::send_reliable(int slot, Tick at, MessageId type,
     ServerMessage m{s.message_sequence, at, type, payload, s.message_sequence, s.last_message_tick};
     ++s.message_sequence;
     s.last_message_tick = at;
-    if (send(&s, s.peer, transport::Delivery::reliable_ordered, m, &s.stats.bytes_sent))
+    log_message(s, m);
+    // A held seat's messages wait in the log for its client to come back.
+    if (s.phase == Phase::seated &&
+        send(&s, s.peer, transport::Delivery::reliable_ordered, m, &s.stats.bytes_sent))
         ++s.stats.events_sent;
 }
 
@@ -30,7 +33,8 @@ void ServerCore::Impl::send_unreliable(int slot, Tick at, MessageId type,
 void ServerCore::Impl::send_out(const OutMessage& m, Tick at, bool (*sees)(void*, int), void* user) {
     ++stats.events;
     for (int i = 0; i < max_clients; ++i) {
-        if (seat(i).phase != Phase::seated) continue;
+        // A held seat's client misses nothing reliable: it is resent when it comes back.
+        if (seat(i).phase != Phase::seated && !(seat(i).phase == Phase::held && m.reliable)) continue;
         if (m.scope == MessageScope::one && i != m.a) continue;
         if (m.scope == MessageScope::nearby && i != m.a && i != m.b && (sees == nullptr || !sees(user, i)))
             continue;
@@ -94,6 +98,7 @@ void ServerCore::Impl::on_client_message(int slot, bool reliable, std::span<cons
     }
     Seat& s = seat(slot);
     s.last_heard = now;
+    s.proven = true;  // it holds the accept (and its secret): a lost link may hold its seat
     const MessageRule* rule = messages.find(type);
     if (rule == nullptr || rule->spec.direction == MessageDirection::to_client)
         return refuse_message(slot, MessageRefusal::unknown_type, now);

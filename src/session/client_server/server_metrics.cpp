@@ -53,6 +53,23 @@ void ServerCore::write_metrics(MetricsText& out) const {
     out.counter("rewind_connects_total", "Clients seated since the start.", u(st.connects));
     out.counter("rewind_disconnects_total", "Clients unseated since the start, for any reason.",
                 u(st.disconnects));
+    std::size_t held = 0;
+    for (int i = 0; i < m.max_clients; ++i) held += m.seat(i).phase == Impl::Phase::held ? 1 : 0;
+    out.gauge("rewind_seats_held", "Seats held for a client whose link was lost (ServerConfig::seat_grace).",
+              static_cast<double>(held));
+    out.family("rewind_seat_holds_total", MetricType::counter,
+               "Seats held for a lost link since the start, by how the hold ended (or began).");
+    out.sample(u(st.seats_held), {{"outcome", "held"}});
+    out.sample(u(st.resumes), {{"outcome", "resumed"}});
+    out.sample(u(st.seats_expired), {{"outcome", "expired"}});
+    out.counter("rewind_resumes_refused_total",
+                "Resumes that named a seat they could not prove was theirs (wrong secret or account).",
+                u(st.resumes_refused));
+    out.counter("rewind_messages_resent_total", "Reliable messages resent to clients that came back.",
+                u(st.messages_resent));
+    out.counter("rewind_resume_resyncs_total",
+                "Comebacks whose missed reliable messages were no longer all held (Back::resync).",
+                u(st.resume_resyncs));
 
     out.counter("rewind_ticks_total", "Ticks simulated.", u(st.ticks));
     out.counter("rewind_ticks_dropped_total", "Ticks skipped by the catch-up cap after a stall.",

@@ -11,6 +11,7 @@
 #include <rewind/session/client_server/detail/client_core.hpp>
 #include <rewind/session/client_server/detail/snapshot_receiver.hpp>
 #include <rewind/session/client_server/message_registry.hpp>
+#include <rewind/session/client_server/resume_ticket.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/session/game.hpp>
 #include <rewind/session/game_contract.hpp>
@@ -74,6 +75,23 @@ public:
         if (netrec_) netrec_->note_connect(server, now);
         return core_.connect(server, now);
     }
+    /// Starts connecting to the server at `server` asking for the seat `ticket` names (a restarted process
+    /// with a ticket it saved, see resume_ticket()): given back when the server still holds it for this
+    /// client, else a seat of its own. Not noted by record_to().
+    [[nodiscard]] Status connect(const transport::Address& server, Micros now, const ResumeTicket& ticket) {
+        return core_.connect(server, now, &ticket);
+    }
+    /// The claim to this client's seat, while the server holds seats for lost links (ServerConfig::
+    /// seat_grace): save ticket_text() of it to come back after a restart. Reconnecting after a lost link
+    /// needs nothing of the app: the client does it on its own (phase `reconnecting`).
+    [[nodiscard]] std::optional<ResumeTicket> resume_ticket() const { return core_.resume_ticket(); }
+    /// Replaces the connect token and its keys, for the next connection: a reconnection with a token the
+    /// server refused as used or expired waits for this (needs_credentials()).
+    void set_credentials(const std::vector<std::uint8_t>& token, const auth::SessionKeys& keys) {
+        core_.set_credentials(token, keys);
+    }
+    /// Reconnecting, and waiting for fresh credentials (set_credentials) before the next attempt.
+    [[nodiscard]] bool needs_credentials() const { return core_.needs_credentials(); }
     /// Says goodbye and closes the connection.
     void disconnect(Micros now) {
         if (netrec_) netrec_->note_disconnect(now);

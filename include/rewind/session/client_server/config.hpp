@@ -10,6 +10,7 @@
 #include <rewind/sync/input_buffer_tuner.hpp>
 #include <rewind/sync/rewind_limit.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -41,6 +42,21 @@ struct ServerConfig {
     Micros client_timeout{5'000'000};  ///< a seated client that sends no input for this long is dropped
     Micros hello_timeout{3'000'000};   ///< a connection that sends no hello for this long is dropped
     Micros kick_linger{200'000};       ///< time between sending Disconnect and closing the connection
+    /// A seated client whose link is lost (the transport dropped it, or it sent nothing for client_timeout)
+    /// keeps its seat this long: its player stays in the world (neutral input, or as the game's player_away
+    /// hook decides) and the same client (ConnectRequest::resume with the accept's secret, or a fresh token
+    /// of the same account) takes it back with its state, a full snapshot and the reliable messages it
+    /// missed. A goodbye or a kick frees the seat at once. 0: every lost link frees it at once. 0..1 hour.
+    Micros seat_grace{30'000'000};
+    /// Reliable messages kept per seat while a grace is on, for resending on resume: at most this many, and
+    /// at most resume_log_bytes of payload (the oldest go first; a resume that needs one that is gone gets a
+    /// resync, Back::resync). 1..65536 and 1 KiB..16 MiB.
+    std::uint32_t resume_log_messages = 1024;
+    std::uint32_t resume_log_bytes = 64 * 1024;
+    /// The key resume secrets are derived from (keyed BLAKE2b of the slot and a connection counter). All
+    /// zero: the server draws one from the system's generator when it starts. Set it to re-run a server
+    /// exactly (a recording) or to let a restarted process honour the secrets of its predecessor.
+    std::array<std::uint8_t, 32> resume_key{};
     /// How far back a client's shots are judged: its own latency (default) or one fixed cap for everyone.
     RewindLimitMode rewind_limit = RewindLimitMode::client_latency;
     /// client_latency mode: RTT compensated in full up to 250 ms, plus the client's interpolation delay (at
@@ -104,6 +120,11 @@ struct ClientConfig {
     /// backoff (250 ms, doubling up to 4 s), as long as this much time has passed since the first attempt at
     /// most; a refusal (full, unauthorized, wrong protocol) is never retried. 0: one attempt only. 0..10 min.
     Micros connect_retry_for{20'000'000};
+    /// A client that loses its link while syncing or playing, from a server that holds seats
+    /// (ConnectAccept::seat_grace_s > 0), reconnects on its own (phase `reconnecting`, the same backoff) and
+    /// asks for its seat back, for this long after the loss; past the server's grace it is seated anew, if
+    /// there is room. 0: a lost link ends the session. 0..1 hour.
+    Micros reconnect_for{60'000'000};
     /// A server silent this long while playing counts as an interrupted connection
     /// (Client::connection_interrupted()): snapshots come 30 times a second, so 1 s is ~30 lost in a row.
     /// 50 ms..10 s.

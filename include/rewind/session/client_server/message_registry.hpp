@@ -62,7 +62,8 @@ using game_messages_t = typename GameMessagesOf<G>::type;
 /// Whether M is one of the library's own message types.
 template <class M>
 inline constexpr bool is_builtin_message =
-    std::is_same_v<M, Spawn> || std::is_same_v<M, Leave> || std::is_same_v<M, Chat>;
+    std::is_same_v<M, Spawn> || std::is_same_v<M, Leave> || std::is_same_v<M, Chat> ||
+    std::is_same_v<M, Away> || std::is_same_v<M, Back>;
 
 /// The wire id of message type M in game G: the library's own ids, else kFirstGameMessageId + its place in
 /// G::Messages. A type that is in neither is a compile error.
@@ -74,6 +75,10 @@ constexpr MessageId message_id() {
         return kLeaveMessageId;
     } else if constexpr (std::is_same_v<M, Chat>) {
         return kChatMessageId;
+    } else if constexpr (std::is_same_v<M, Away>) {
+        return kAwayMessageId;
+    } else if constexpr (std::is_same_v<M, Back>) {
+        return kBackMessageId;
     } else {
         using L = game_messages_t<G>;
         static_assert(detail::ListIndex<M, L>::found,
@@ -162,6 +167,8 @@ MessageTable message_table() {
     detail::add_rule<G, Spawn>(t);
     detail::add_rule<G, Leave>(t);
     detail::add_rule<G, Chat>(t);
+    detail::add_rule<G, Away>(t);
+    detail::add_rule<G, Back>(t);
     detail::add_rules<G>(t, game_messages_t<G>{});
     return t;
 }

@@ -8,6 +8,7 @@
 #include <rewind/session/client_server/game_message.hpp>
 #include <rewind/wire/stream.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -19,7 +20,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 10;
+inline constexpr std::uint32_t kProtocolVersion = 11;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Most entities one snapshot may carry (the decoder refuses more: the count is attacker-controlled).
@@ -61,6 +62,10 @@ inline constexpr int kDisconnectCodeBits = 4;
 /// The readable name of a disconnect code.
 std::string_view disconnect_code_name(DisconnectCode c);
 
+/// Proves that a client is the player of a seat it lost: the server gives it in the accept (without tokens;
+/// with a token the account proves it) and the client presents it when it comes back.
+using ResumeSecret = std::array<std::uint8_t, 16>;
+
 /// Client hello: who we are and what we speak.
 struct ConnectRequest {
     std::uint32_t protocol_id = kProtocolId;
@@ -68,6 +73,15 @@ struct ConnectRequest {
     std::uint32_t game_id = 0;  ///< the app's game/build id; the server refuses a mismatch
     std::vector<std::uint8_t>
         token;  ///< connect token from the game backend (empty: none), <= auth::kMaxTokenBytes
+    /// Coming back to a seat this client lost (a ResumeTicket): its slot and, without a token, its secret.
+    /// A resume that does not match a seat the server holds is seated as a newcomer.
+    bool resume = false;
+    std::uint8_t resume_slot = 0;
+    ResumeSecret resume_secret{};  ///< on the wire only with resume
+    /// The sequence of the next reliable message it expects: the server resends from there. False: it knows
+    /// none (a restarted process), and the stream goes on from the server's next message (a resync).
+    bool resume_has_messages = false;
+    std::uint32_t resume_next_message = 0;
 };
 
 /// Server welcome: the client's slot and the server's tick.
@@ -81,6 +95,16 @@ struct ConnectAccept {
     /// the clear followed by an 18-byte seal authenticating it, the first packet under those keys.
     bool sealed = false;
     auth::ConnectionSalt salt{};
+    /// How long, in seconds, the server holds this seat after the link is lost (0: it does not). With a
+    /// grace and no seal, resume_secret follows: present it to come back (ConnectRequest::resume).
+    std::uint16_t seat_grace_s = 0;
+    ResumeSecret resume_secret{};
+    /// The client's own seat given back (its player, state and score as they were). Then next_message is the
+    /// sequence of the next reliable message on this connection (the first resent one, or a resync's start)
+    /// and message_tick the tick it is coded against; a fresh seat starts at 0 and 0.
+    bool resumed = false;
+    std::uint32_t next_message = 0;
+    Tick message_tick{};
 };
 
 /// The fields of an input packet in front of its inputs (InputPacket<Input> in packets.hpp is the whole

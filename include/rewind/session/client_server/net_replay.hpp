@@ -115,7 +115,8 @@ std::vector<std::uint8_t> server_outcome_bytes(const Server<G>& server) {
 }
 
 /// Builds a Server<G> with `config` and `initial` (as the recorded one was built) on a PlaybackTransport of
-/// `data` and makes every recorded update() and kick() in order.
+/// `data` and makes every recorded update() and kick() in order. `config.resume_key` must be the recorded
+/// server's: a zero key is drawn at random, and other secrets in the accepts are a divergence.
 template <class G>
 [[nodiscard]] ServerReplay<G> replay_server(const transport::NetRecordingData& data,
                                             const ServerConfig& config, const typename G::State& initial) {

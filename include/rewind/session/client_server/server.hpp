@@ -118,6 +118,9 @@ public:
     [[nodiscard]] Tick tick() const { return core_.tick(); }
     /// Whether a client holds `slot`.
     [[nodiscard]] bool seated(int slot) const { return core_.seated(slot); }
+    /// Whether the seat `slot` is held for a client whose link is lost (ServerConfig::seat_grace): its player
+    /// is in the world, and seated() is false until the client comes back.
+    [[nodiscard]] bool away(int slot) const { return core_.away(slot); }
     /// Number of seated clients.
     [[nodiscard]] int seated_count() const { return core_.seated_count(); }
     /// The slot of a transport peer, or -1.
@@ -183,6 +186,15 @@ private:
     void on_unseated(int slot) override {
         replay_.clear();
         G::remove_player(state_, slot);
+    }
+    void on_away(int slot) override {
+        replay_.clear();  // its inputs from here on are neutral: a replay would bring the old ones back
+        hooks::player_away<G>(state_, slot);
+    }
+    void on_back(int slot) override {
+        sender_.reset(slot);  // the new connection holds no baseline: the first snapshot is in full
+        replay_.clear();
+        hooks::player_back<G>(state_, slot);
     }
     [[nodiscard]] std::uint32_t player_entity(int slot) const override {
         return static_cast<std::uint32_t>(G::player_entity(slot));

@@ -69,7 +69,11 @@ struct ServerClientStats {
     std::uint64_t events_sent = 0;        ///< reliable messages sent to it (the library's and the game's)
     std::uint64_t messages_received = 0;  ///< game messages from it accepted (chat included)
     std::array<std::uint64_t, kMessageRefusalCount>
-        messages_refused{};  ///< messages from it refused, indexed by MessageRefusal
+        messages_refused{};             ///< messages from it refused, indexed by MessageRefusal
+    bool away = false;                  ///< its link is lost and the seat is held for it (seat_grace)
+    std::uint64_t resumes = 0;          ///< times it came back to this seat
+    std::uint64_t messages_resent = 0;  ///< reliable messages resent to it on coming back
+    std::uint64_t resume_resyncs = 0;   ///< comebacks that could not resend everything it missed
 };
 
 /// Upper bounds of ServerStats::tick_time_buckets, in microseconds (a 60 Hz tick lasts 16 667).
@@ -92,6 +96,12 @@ struct ServerStats {
     std::uint64_t kicked_garbage = 0;   ///< clients kicked for malformed messages
     std::uint64_t kicked_cheating = 0;  ///< clients kicked for violations or sustained input floods
     std::uint64_t timeouts = 0;         ///< clients dropped for silence
+    std::uint64_t seats_held = 0;       ///< seats held for a client whose link was lost (seat_grace)
+    std::uint64_t resumes = 0;          ///< clients that came back to their held (or still open) seat
+    std::uint64_t seats_expired = 0;    ///< held seats freed because the grace ended
+    std::uint64_t resumes_refused = 0;  ///< resumes naming a seat with the wrong secret or account
+    std::uint64_t messages_resent = 0;  ///< reliable messages resent on resume
+    std::uint64_t resume_resyncs = 0;   ///< resumes that could not resend every missed message
     std::uint64_t malformed = 0;        ///< malformed messages from anyone
     std::uint64_t unexpected = 0;       ///< well-formed messages of a type the server does not take
     std::array<std::uint64_t, auth::kOpenErrorCount>
@@ -185,6 +195,11 @@ struct ClientStats {
     double kbps_received = 0.0;          ///< transport's measured downstream rate, headers included
     DisconnectCode disconnect_code = DisconnectCode::none;  ///< why the session ended, once it has
     std::uint64_t connect_attempts = 0;  ///< connection attempts of the last connect() (retries included)
+    std::uint64_t reconnects = 0;        ///< links lost while playing that started a reconnection
+    std::uint64_t resumes = 0;           ///< reconnections that got the same seat back
+    std::uint64_t seats_lost = 0;        ///< reconnections seated anew (the server no longer held the seat)
+    std::uint64_t resume_resyncs = 0;  ///< resumes after which reliable messages were missing (Back::resync)
+    Micros reconnect_retry_in{};       ///< reconnecting: time until the next attempt (0: one is under way)
     auth::TokenError token_error =
         auth::TokenError::none;  ///< why the server refused our token (unauthorized)
 };

@@ -269,3 +269,41 @@ TEST(ServerToken, ConfigRefusesAnIncompleteRequirement) {
     cc.connect_token.assign(auth::kMaxTokenBytes + 1, 0);
     EXPECT_FALSE(cc.validate().ok());
 }
+
+TEST(ServerToken, ALostLinkComesBackWithAFreshTokenOfTheSameAccount) {
+    SCOPED_TRACE("seed=" + std::to_string(kSeed));
+    TokenMatch m(kSeed);
+    const auto first = valid_token(42, 1);
+    const int a = m.connect_with(first);
+    const int b = m.connect_with(valid_token(7, 3));
+    ASSERT_TRUE(m.run_until_playing());
+    m.client(a).set_input(toy::move(100, 0));
+    m.run(Micros{500'000});
+    const int slot = m.client(a).slot();
+    rwd::transport::LinkConfig gone;
+    gone.loss = 1.0;
+    m.set_link(a, gone);
+    m.run(Micros{6'500'000});
+    ASSERT_TRUE(m.server->away(slot));
+    ASSERT_EQ(m.client(a).phase(), cs::ClientPhase::reconnecting);
+    m.set_link(a, {});
+    m.run(Micros{6'000'000});
+    // Its token served its first connection: the reconnection waits for a fresh one.
+    EXPECT_TRUE(m.client(a).needs_credentials());
+    EXPECT_EQ(m.client(a).stats().token_error, TokenError::replayed);
+    EXPECT_EQ(m.client(a).phase(), cs::ClientPhase::reconnecting);
+    EXPECT_TRUE(m.server->away(slot));
+    // The backend mints another for the same account: the seat comes back, sealed under new keys.
+    const auto fresh = valid_token(42, 9);
+    m.client(a).set_credentials(fresh, keys_for(fresh));
+    m.run(Micros{3'000'000});
+    EXPECT_EQ(m.client(a).phase(), cs::ClientPhase::playing);
+    EXPECT_EQ(m.client(a).slot(), slot);
+    EXPECT_EQ(m.client(a).stats().resumes, 1u);
+    EXPECT_EQ(m.server->stats().resumes, 1u);
+    EXPECT_TRUE(m.server->client_stats(slot).encrypted);
+    EXPECT_EQ(m.players_in_state(), 2);
+    EXPECT_GT(m.server->state().players[static_cast<std::size_t>(slot)].x, 0);
+    // Another account's fresh token never takes it.
+    EXPECT_EQ(m.client(b).phase(), cs::ClientPhase::playing);
+}

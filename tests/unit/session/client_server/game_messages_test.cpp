@@ -36,9 +36,9 @@ std::vector<std::uint8_t> payload_of(const M& m) {
 /// What a client polled of the reliable channel.
 struct Received {
     std::vector<Announcement> announcements;
-    std::uint32_t next_sequence = 0;  ///< the sequence the next reliable message must have
-    std::uint32_t spawns_and_leaves = 0;
-    std::uint32_t others = 0;  ///< reliable messages of any other type
+    std::uint32_t next_sequence = 0;      ///< the sequence the next reliable message must have
+    std::uint32_t spawns_and_leaves = 0;  ///< the library's Spawn, Leave, Away and Back
+    std::uint32_t others = 0;             ///< reliable messages of any other type
 };
 
 /// Polls every message of a client into `r`, checking that its reliable messages come numbered 0, 1, 2, ...
@@ -53,9 +53,11 @@ void drain_client(cs::Client<MsgGame>& c, Received& r) {
         Announcement a;
         cs::Spawn spawn;
         cs::Leave leave;
+        cs::Away away;
+        cs::Back back;
         if (c.read(msg, a))
             r.announcements.push_back(a);
-        else if (c.read(msg, spawn) || c.read(msg, leave))
+        else if (c.read(msg, spawn) || c.read(msg, leave) || c.read(msg, away) || c.read(msg, back))
             ++r.spawns_and_leaves;
         else
             ++r.others;

@@ -188,13 +188,20 @@ TEST(CsSession, DisconnectLeavesNoGhostAndReconnectWorks) {
     for (const auto& e : m.client(1).render_entities(m.now))
         EXPECT_NE(e.id, ToyGame::player_entity(gone)) << "ghost of the player who left";
 
-    // A crashed client (endpoint gone, no goodbye) is dropped after the timeout too.
+    // A crashed client (endpoint gone, no goodbye) keeps its seat for the grace, its player in the world,
+    // and is dropped when the grace ends.
     const int crashed = m.client(1).slot();
     m.net->close_endpoint(m.client_addrs[1]);
     m.clients[1].reset();
     m.run(Micros{7'000'000});
     EXPECT_FALSE(m.server->seated(crashed));
+    EXPECT_TRUE(m.server->away(crashed));
+    EXPECT_EQ(m.server->state().players[static_cast<std::size_t>(crashed)].present, 1);
+    EXPECT_EQ(m.server->stats().seats_held, 1u);
+    m.run(m.server->config().seat_grace);
+    EXPECT_FALSE(m.server->away(crashed));
     EXPECT_EQ(m.server->state().players[static_cast<std::size_t>(crashed)].present, 0);
+    EXPECT_EQ(m.server->stats().seats_expired, 1u);
     EXPECT_EQ(m.server->seated_count(), 0);
 
     // Someone reconnects and plays.

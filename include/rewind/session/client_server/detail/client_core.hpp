@@ -9,11 +9,13 @@
 #include <rewind/session/client_server/detail/encoded_input.hpp>
 #include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/messages.hpp>
+#include <rewind/session/client_server/resume_ticket.hpp>
 #include <rewind/session/client_server/stats.hpp>
 #include <rewind/sync/clock_sync.hpp>
 #include <rewind/transport/transport.hpp>
 #include <rewind/wire/stream.hpp>
 
+#include <optional>
 #include <string>
 
 namespace rwd::client_server::detail {
@@ -61,7 +63,11 @@ public:
     ClientCore(const ClientCore&) = delete;
     ClientCore& operator=(const ClientCore&) = delete;
 
-    [[nodiscard]] Status connect(const transport::Address& server, Micros now);
+    [[nodiscard]] Status connect(const transport::Address& server, Micros now,
+                                 const ResumeTicket* ticket = nullptr);
+    [[nodiscard]] std::optional<ResumeTicket> resume_ticket() const;
+    void set_credentials(const std::vector<std::uint8_t>& token, const auth::SessionKeys& keys);
+    [[nodiscard]] bool needs_credentials() const;
     void disconnect(Micros now);
     /// Time since the previous update() (zero before the first): how far the adapter's smoothing decays.
     [[nodiscard]] Micros time_since_update(Micros now) const;

@@ -51,6 +51,10 @@ public:
     virtual void on_seated(int slot) = 0;
     /// The client in `slot` left: nothing of its player stays in the world.
     virtual void on_unseated(int slot) = 0;
+    /// The link of the client in `slot` is lost and its seat held: its player stays in the world.
+    virtual void on_away(int slot) = 0;
+    /// The client in `slot` came back on a new connection: its snapshot baselines start empty.
+    virtual void on_back(int slot) = 0;
     /// The entity id of the player in `slot`.
     [[nodiscard]] virtual std::uint32_t player_entity(int slot) const = 0;
     /// The client in `slot` acknowledged the snapshot of `tick` (untrusted: a delta baseline candidate).
@@ -138,6 +142,7 @@ public:
     [[nodiscard]] Tick tick() const;
     /// Whether a client holds `slot`.
     [[nodiscard]] bool seated(int slot) const;
+    [[nodiscard]] bool away(int slot) const;
     /// Number of seated clients.
     [[nodiscard]] int seated_count() const;
     /// The slot of a transport peer, or -1.
