@@ -65,6 +65,10 @@ std::string client_report_json(const NetPlayer& player, double played_s) {
     j["events_received"] = s.events_received;
     j["events_out_of_order"] = s.events_out_of_order;
     j["malformed"] = s.malformed;
+    j["reconnects"] = s.reconnects;
+    j["resumes"] = s.resumes;
+    j["seats_lost"] = s.seats_lost;
+    j["resume_resyncs"] = s.resume_resyncs;
     j["encrypted"] = !player.client().config().connect_token.empty();
     for (std::size_t e = 1; e < rwd::auth::kOpenErrorCount; ++e)
         j["rejected_" + std::string(rwd::auth::open_error_name(static_cast<rwd::auth::OpenError>(e)))] =

@@ -76,6 +76,10 @@ EndReason end_reason(const NetPlayer& player, bool played) {
                         "Is rewind-server running there? Check the address, the port, and any firewall "
                         "between (" +
                             std::to_string(st.connect_attempts) + " attempts)."};
+            if (st.reconnects > 0)
+                return {"Connection lost", "The server at " + at + " stopped answering, and " +
+                                               std::to_string(st.connect_attempts) +
+                                               " attempts to get your seat back failed."};
             return {"Connection lost", "The server at " + at + " stopped answering."};
         case cs::DisconnectCode::none:
             break;
@@ -96,10 +100,24 @@ void draw_connection_state(ImDrawList* dl, const NetPlayer& player, bool interru
                  display.x);
         return;
     }
-    if (!interrupted) return;
-    char line[96];
-    std::snprintf(line, sizeof line, "connection interrupted - no word from the server for %.1f s",
-                  silence.seconds());
+    if (!interrupted && !player.reconnecting()) return;
+    char line[160];
+    const cs::ClientStats& st = player.client().stats();
+    if (player.client().needs_credentials())
+        std::snprintf(line, sizeof line,
+                      "link lost - reconnecting to slot %d needs a fresh connect token (%s)",
+                      player.client().slot(), rwd::auth::token_error_name(st.token_error).data());
+    else if (player.reconnecting() && st.reconnect_retry_in.count > 0)
+        std::snprintf(line, sizeof line, "link lost - reconnecting to slot %d: next attempt in %.1f s",
+                      player.client().slot(), st.reconnect_retry_in.seconds());
+    else if (player.reconnecting())
+        std::snprintf(line, sizeof line,
+                      "link lost - reconnecting to slot %d: attempt %llu under way (no word for %.1f s)",
+                      player.client().slot(), static_cast<unsigned long long>(st.connect_attempts),
+                      silence.seconds());
+    else
+        std::snprintf(line, sizeof line, "connection interrupted - no word from the server for %.1f s",
+                      silence.seconds());
     const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(size * 1.3f, 1e9f, 0.0f, line);
     const ImVec2 at((display.x - ts.x) * 0.5f, display.y * 0.08f);
     dl->AddRectFilled(ImVec2(at.x - 10, at.y - 6), ImVec2(at.x + ts.x + 10, at.y + ts.y + 6),

@@ -23,7 +23,8 @@ namespace {
 using rwd::Micros;
 
 void draw_banner(const NetPlayer& player, const ClientOptions& o) {
-    if (player.playing() || player.ended()) return;  // the end screen says why it ended
+    // The end screen says why it ended; the reconnection banner says what it is doing.
+    if (player.playing() || player.ended() || player.reconnecting()) return;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(
         ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
@@ -54,16 +55,7 @@ int run_gui(const ClientOptions& o) {
     Window& window = *opened.value();
     log.kvf(rwd::LogLevel::info, "event=window renderer=%s size=%dx%d", renderer.c_str(), o.width, o.height);
 
-    NetPlayerConfig pc;
-    pc.server = o.server;
-    pc.tick_rate_hz = o.tick_rate_hz;
-    pc.bot = o.bot;
-    pc.bot_seed = o.seed;
-    pc.link_seed = o.seed;
-    pc.connect_token = o.connect_token;
-    pc.session_keys = o.session_keys;
-    pc.logger = log.logger();
-    pc.record_net = o.record_net;
+    const NetPlayerConfig pc = player_config(o, log.logger());
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {
         std::fprintf(stderr, "rewind-client: cannot start: %s\n", rwd::error_name(started.code()).data());
@@ -108,10 +100,12 @@ int run_gui(const ClientOptions& o) {
             player.client().set_input(human_input);
         }
         player.update(now);
+        player.log_link_changes(log);
         if (!played && player.playing()) {
             played = true;
             play_start = now;
-            log.kvf(rwd::LogLevel::info, "event=playing slot=%d", player.client().slot());
+            log.kvf(rwd::LogLevel::info, "event=playing slot=%d resumed=%llu", player.client().slot(),
+                    static_cast<unsigned long long>(player.client().stats().resumes));
         }
         // The connection's state, said once when it changes: silent server, resumed, ended (and why).
         const bool interrupted = player.client().connection_interrupted(now);
@@ -161,10 +155,11 @@ int run_gui(const ClientOptions& o) {
         draw_connection_state(ImGui::GetForegroundDrawList(), player, interrupted,
                               player.client().server_silence(now), played, display);
         if (player.playing()) ++frames_playing;
-        const bool shows = o.screenshot_when == "dead"          ? hud.showing_death()
-                           : o.screenshot_when == "interrupted" ? interrupted
-                           : o.screenshot_when == "ended"       ? player.ended()
-                                                                : true;
+        const bool shows = o.screenshot_when == "dead"           ? hud.showing_death()
+                           : o.screenshot_when == "interrupted"  ? interrupted
+                           : o.screenshot_when == "reconnecting" ? player.reconnecting()
+                           : o.screenshot_when == "ended"        ? player.ended()
+                                                                 : true;
         const bool ready = frames_playing >= o.frames && shows;
         const bool shoot = !o.screenshot.empty() && (ready || now > screenshot_deadline);
         const rwd::Status saved = window.end_frame(shoot ? o.screenshot : std::string{});

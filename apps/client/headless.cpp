@@ -25,16 +25,8 @@ int run_headless(const ClientOptions& o) {
     SignalWaiter signals;
     RealClock clock;
     KvLog log(stdout, "client", clock);
-    NetPlayerConfig pc;
-    pc.server = o.server;
-    pc.tick_rate_hz = o.tick_rate_hz;
+    NetPlayerConfig pc = player_config(o, log.logger());
     pc.bot = true;
-    pc.bot_seed = o.seed;
-    pc.link_seed = o.seed;
-    pc.connect_token = o.connect_token;
-    pc.session_keys = o.session_keys;
-    pc.logger = log.logger();
-    pc.record_net = o.record_net;
     auto started = NetPlayer::start(pc, clock.now());
     if (!started.ok()) {
         std::fprintf(stderr, "rewind-client: cannot start: %s (%.*s)\n",
@@ -60,10 +52,12 @@ int run_headless(const ClientOptions& o) {
     for (;;) {
         const Micros now = clock.now();
         player.update(now);
+        player.log_link_changes(log);
         if (!played && player.playing()) {
             played = true;
             play_start = now;
-            log.kvf(rwd::LogLevel::info, "event=playing slot=%d", player.client().slot());
+            log.kvf(rwd::LogLevel::info, "event=playing slot=%d resumed=%llu", player.client().slot(),
+                    static_cast<unsigned long long>(player.client().stats().resumes));
         }
         if (player.ended()) {
             why = "ended";

@@ -1,12 +1,15 @@
 // NetPlayer: transport stack, session and bot wiring for one arena client.
 #include "client/net_player.hpp"
 
+#include "client/credentials.hpp"
 #include "client/net_recording_config.hpp"
 
 #include <rewind/core/recording_file.hpp>
 #include <rewind/session/client_server/net_replay.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace apps {
 
@@ -51,6 +54,7 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
     cc.connect_token = config.connect_token;
     cc.session_keys = config.session_keys;
     cc.logger = config.logger;
+    cc.reconnect_for = config.reconnect_for;
     if (auto s = cc.validate(); !s.ok()) return s.error();
     if (!config.record_net.empty()) {
         if (!config.connect_token.empty())
@@ -64,12 +68,72 @@ rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& 
         p->recording_ ? static_cast<tr::Transport&>(*p->recording_) : *p->conditioned_, cc);
     p->client_->record_to(p->recording_.get());
     if (config.bot) p->bot_.emplace(config.bot_seed);
-    if (auto s = p->client_->connect(config.server, now); !s.ok()) return s.error();
+    // A ticket left by an earlier run asks for that seat back (a seat of our own if it is no longer held).
+    std::optional<cs::ResumeTicket> ticket;
+    if (!config.resume_file.empty()) {
+        std::ifstream f(config.resume_file);
+        std::stringstream text;
+        if (f) text << f.rdbuf();
+        if (f && !text.str().empty()) {
+            auto t = cs::parse_ticket_text(text.str());
+            if (t.ok())
+                ticket = t.value();
+            else
+                logf(config.logger, rwd::LogLevel::warn, "%s holds no resume ticket: connecting afresh",
+                     config.resume_file.c_str());
+        }
+    }
+    const rwd::Status connected =
+        ticket ? p->client_->connect(config.server, now, *ticket) : p->client_->connect(config.server, now);
+    if (!connected.ok()) return connected.error();
     return p;
+}
+
+void NetPlayer::keep_ticket() {
+    if (config_.resume_file.empty()) return;
+    const auto t = client_->resume_ticket();
+    if (!t || (saved_ticket_ && saved_ticket_->slot == t->slot && saved_ticket_->secret == t->secret)) return;
+    // Written beside and renamed over: a crash mid-write never leaves half a ticket.
+    const std::string tmp = config_.resume_file + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::trunc);
+        f << cs::ticket_text(*t);
+        if (!f) return;
+    }
+    if (std::rename(tmp.c_str(), config_.resume_file.c_str()) == 0) saved_ticket_ = t;
+}
+
+void NetPlayer::refresh_credentials(Micros now) {
+    if (!client_->needs_credentials() || config_.token_file.empty() || now < next_token_check_) return;
+    next_token_check_ = now + Micros{1'000'000};
+    auto c = load_credentials("@" + config_.token_file);
+    if (!c.ok() || c->token == config_.connect_token) return;  // the same token would be refused again
+    config_.connect_token = c->token;
+    client_->set_credentials(c->token, c->keys);
+}
+
+void NetPlayer::log_link_changes(const KvLog& log) {
+    const cs::ClientPhase now = client_->phase();
+    const cs::ClientStats& st = client_->stats();
+    if (now == cs::ClientPhase::reconnecting && logged_phase_ != cs::ClientPhase::reconnecting)
+        log.kvf(rwd::LogLevel::warn, "event=link_lost slot=%d reconnect_for_s=%.0f", client_->slot(),
+                config_.reconnect_for.seconds());
+    if (logged_phase_ == cs::ClientPhase::reconnecting &&
+        (now == cs::ClientPhase::syncing || now == cs::ClientPhase::playing))
+        log.kvf(rwd::LogLevel::info, "event=reconnected slot=%d resumed=%d resyncs=%llu", client_->slot(),
+                st.resumes > logged_resumes_ ? 1 : 0, static_cast<unsigned long long>(st.resume_resyncs));
+    if (client_->needs_credentials() && !logged_waiting_)
+        log.kvf(rwd::LogLevel::warn, "event=waiting_for_token token_error=%s",
+                rwd::auth::token_error_name(st.token_error).data());
+    logged_waiting_ = client_->needs_credentials();
+    logged_phase_ = now;
+    logged_resumes_ = st.resumes;
 }
 
 void NetPlayer::update(Micros now) {
     client_->update(now);
+    keep_ticket();
+    refresh_credentials(now);
     if (!playing()) return;
     const rwd::Tick t = client_->tick();
     if (has_tick_ && t == last_tick_) return;

@@ -11,6 +11,7 @@
 #include <rewind/core/result.hpp>
 #include <rewind/core/time.hpp>
 #include <rewind/session/client_server/client.hpp>
+#include <rewind/session/client_server/resume_ticket.hpp>
 #include <rewind/transport/conditioned_transport.hpp>
 #include <rewind/transport/enet_transport.hpp>
 #include <rewind/transport/net_recording.hpp>
@@ -40,6 +41,12 @@ struct NetPlayerConfig {
     rwd::auth::SessionKeys session_keys{};    ///< the token's keys: every packet after the hello is sealed
     rwd::Logger logger{};                     ///< the session's log hook
     std::string record_net;  ///< record everything the session sees and does here (rewind-lab --replay-net)
+    rwd::Micros reconnect_for{60'000'000};  ///< ClientConfig::reconnect_for
+    /// Where the seat's resume ticket is kept (written whenever the seat changes; read at start: a restarted
+    /// client asks for its seat back). Empty: nowhere.
+    std::string resume_file;
+    /// Where fresh credentials come from when a reconnection needs them (--token @FILE): re-read then.
+    std::string token_file;
 };
 
 /// What a bot on a client sees: its predicted self and every other player as the client renders them.
@@ -87,6 +94,13 @@ public:
     [[nodiscard]] bool playing() const {
         return client_->phase() == rwd::client_server::ClientPhase::playing;
     }
+    /// Whether the link was lost and the client is trying to get its seat back.
+    [[nodiscard]] bool reconnecting() const {
+        return client_->phase() == rwd::client_server::ClientPhase::reconnecting;
+    }
+    /// Logs what changed in the connection since the last call: event=link_lost, event=reconnected (with
+    /// whether the seat came back), event=waiting_for_token.
+    void log_link_changes(const KvLog& log);
     /// Whether the session has ended (disconnected, refused or timed out).
     [[nodiscard]] bool ended() const {
         return client_->phase() == rwd::client_server::ClientPhase::disconnected;
@@ -106,6 +120,14 @@ private:
     bool has_tick_ = false;
     double rtt_sum_ms_ = 0.0;
     std::uint64_t rtt_ticks_ = 0;
+    std::optional<rwd::client_server::ResumeTicket> saved_ticket_;  // what resume_file holds
+    rwd::Micros next_token_check_{};
+    rwd::client_server::ClientPhase logged_phase_ = rwd::client_server::ClientPhase::idle;
+    bool logged_waiting_ = false;
+    std::uint64_t logged_resumes_ = 0;
+
+    void keep_ticket();
+    void refresh_credentials(rwd::Micros now);
 };
 
 /// With --record-net: writes the recording and logs event=net_recording_saved (or _not_saved with the

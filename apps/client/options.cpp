@@ -1,6 +1,7 @@
 // rewind-client's command line.
 #include "client/options.hpp"
 
+#include "client/credentials.hpp"
 #include "client/net_player.hpp"
 
 #include <arena/constants.hpp>
@@ -16,6 +17,23 @@
 #include <sstream>
 
 namespace apps {
+
+NetPlayerConfig player_config(const ClientOptions& o, rwd::Logger logger) {
+    NetPlayerConfig pc;
+    pc.server = o.server;
+    pc.tick_rate_hz = o.tick_rate_hz;
+    pc.bot = o.bot;
+    pc.bot_seed = o.seed;
+    pc.link_seed = o.seed;
+    pc.connect_token = o.connect_token;
+    pc.session_keys = o.session_keys;
+    pc.logger = logger;
+    pc.record_net = o.record_net;
+    pc.reconnect_for = rwd::Micros::from_seconds(o.reconnect_for_s);
+    pc.resume_file = o.resume_file;
+    if (!o.token.empty() && o.token.front() == '@') pc.token_file = o.token.substr(1);
+    return pc;
+}
 
 int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     stop = true;
@@ -52,8 +70,9 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
            "--screenshot-when", o.screenshot_when,
            "With --screenshot: which frame after --frames to save: frames (that one), dead (the first "
            "showing the local player dead), interrupted (the first showing the connection interrupted), "
-           "ended (the first showing the end screen); gives up after 90 s with exit code 1")
-        ->check(CLI::IsMember({"frames", "dead", "interrupted", "ended"}))
+           "reconnecting (the first showing a reconnection under way), ended (the first showing the end "
+           "screen); gives up after 90 s with exit code 1")
+        ->check(CLI::IsMember({"frames", "dead", "interrupted", "reconnecting", "ended"}))
         ->capture_default_str();
     app.add_option("--frames", o.frames, "Frames to render before the screenshot")
         ->check(CLI::Range(1, 1000000))
@@ -88,6 +107,14 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
         "offline with the same corrections (docs/REPLAY.md)");
     app.add_option("--save-replay", o.save_replay,
                    "Rollback: write the match to this replay file when it ends");
+    app.add_option("--reconnect-for", o.reconnect_for_s,
+                   "Client-server: after a lost link, keep trying to get the seat back for this many "
+                   "seconds (the server holds it for its --seat-grace; 0 = a lost link ends the session)")
+        ->check(CLI::Range(0.0, 3600.0))
+        ->capture_default_str();
+    app.add_option("--resume-file", o.resume_file,
+                   "Client-server: keep this seat's resume ticket in this file, and present it at start: a "
+                   "client restarted within the server's grace gets its seat back (keep the file private)");
     if (auto code = apps::parse_command_line(app, argc, argv, "rewind-client")) return *code;
     o.overlay = !no_overlay;
     if (o.tick_rate_hz !=
@@ -113,20 +140,7 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     }
     o.server = server.value();
     if (!o.token.empty()) {
-        std::string hex = o.token;
-        if (hex.front() == '@') {
-            std::ifstream f(hex.substr(1));
-            if (!f) {
-                std::fprintf(stderr, "rewind-client: --token: cannot read %s\n", hex.c_str() + 1);
-                return 2;
-            }
-            std::stringstream text;
-            text << f.rdbuf();
-            hex = text.str();
-        }
-        auto bytes = rwd::auth::from_hex(hex, 4 + rwd::auth::kSessionKeysBytes + rwd::auth::kMaxTokenBytes);
-        auto credentials = bytes.ok() ? rwd::auth::decode_credentials(bytes.value())
-                                      : rwd::Result<rwd::auth::ClientCredentials>(bytes.error());
+        auto credentials = load_credentials(o.token);
         if (!credentials.ok()) {
             std::fprintf(stderr, "rewind-client: --token: %.*s\n",
                          static_cast<int>(credentials.error().detail.size()),
@@ -139,6 +153,12 @@ int parse_client_options(int argc, char** argv, ClientOptions& o, bool& stop) {
     if (!o.save_replay.empty() && o.model != "rollback") {
         std::fprintf(stderr,
                      "rewind-client: --save-replay records rollback matches (add --model rollback)\n");
+        return 2;
+    }
+    if (!o.record_net.empty() && !o.resume_file.empty()) {
+        std::fprintf(stderr,
+                     "rewind-client: --record-net records a session from its first connect: drop "
+                     "--resume-file\n");
         return 2;
     }
     if (!o.record_net.empty() && (o.model != "cs" || !o.replay.empty() || !o.token.empty())) {

@@ -1,9 +1,10 @@
-// The client-server model of the lab: four passes (scenario, 0 ms, scripted solo, 10 % loss), graded and
-// charted.
+// The client-server model of the lab: its passes (scenario, 0 ms, scripted solo, 10 % loss, 64 players'
+// bandwidth, reconnect), graded and charted.
 #include "bandwidth_grades.hpp"
 #include "cs_charts.hpp"
 #include "cs_grade.hpp"
 #include "cs_match.hpp"
+#include "cs_reconnect.hpp"
 #include "cs_recording.hpp"
 #include "model.hpp"
 
@@ -88,6 +89,11 @@ ModelResult run_client_server(const LabOptions& o) {
     f.shared_step = run_pass(p.shared);
     f.loss_10 = run_pass(p.loss);
     f.bandwidth_64 = run_pass(bandwidth_pass_for(o));
+    ReconnectPassConfig rc;
+    rc.seed = o.seed;
+    rc.up = up;
+    rc.down = down;
+    const ReconnectFigures reconnect = run_reconnect_pass(rc);
 
     CsRules rules;
     rules.tick_rate = o.tick_rate;
@@ -116,11 +122,18 @@ ModelResult run_client_server(const LabOptions& o) {
             "10%% loss %.0f s",
             p.main.duration_s, p.zero.duration_s, p.shared.duration_s, p.loss.duration_s));
     r.verdict = grade_client_server(f, rules);
+    add_reconnect_items(reconnect, rc, r.verdict);
     if (!o.replay_path.empty()) add_recording_item(f.main.recording, r.verdict);
     for (const PassFigures* pf : {&f.main, &f.zero_latency, &f.shared_step, &f.loss_10, &f.bandwidth_64})
         r.notes.push_back(fmt("  pass %-13s %5.1f simulated s in %5.2f wall s; %d/%d playing, %llu dropped",
                               pf->name.c_str(), pf->simulated_s, pf->wall_s, pf->playing, pf->players,
                               static_cast<unsigned long long>(pf->disconnects)));
+    r.notes.push_back(
+        fmt("  pass %-13s %5.1f simulated s in %5.2f wall s; %d players, 2 lose their link "
+            "(%.0f s and %.0f s)",
+            "reconnect", reconnect.simulated_s, reconnect.wall_s, reconnect.players, rc.short_outage_s,
+            rc.long_outage_s));
+    r.figures["reconnect"] = reconnect_json(reconnect);
     r.figures["passes"] = {{"main", f.main},
                            {"zero_latency", f.zero_latency},
                            {"shared_step", f.shared_step},

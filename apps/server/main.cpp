@@ -55,6 +55,13 @@ int main(int argc, char** argv) {
     app.add_flag("--agones", o.agones,
                  "Tell the Agones SDK sidecar (127.0.0.1:$AGONES_SDK_HTTP_PORT, default 9358) Ready, Health "
                  "every 2 s, the human players, and Shutdown at the end (docs/DEPLOY.md)");
+    app.add_option(
+           "--seat-grace", o.seat_grace_s,
+           "Seconds a seated client's seat is held after its link is lost: its player stays, and the "
+           "client (rewind-client reconnects on its own, or after a restart with --resume-file) comes "
+           "back to it with its score and the messages it missed; 0 frees it at once")
+        ->check(CLI::Range(0.0, 3600.0))
+        ->capture_default_str();
     app.add_option("--record", o.record_path,
                    "Record the match (every entity of every tick, every message sent) and write it to this "
                    "file when the server stops; play it with rewind-client --replay (docs/REPLAY.md). The "

@@ -49,6 +49,7 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
     sc.snapshot_rate_hz = o.snapshot_rate_hz;
     sc.max_clients = o.max_players;
     sc.game_id = kArenaGameId;
+    sc.seat_grace = Micros::from_seconds(o.seat_grace_s);
     sc.stats_clock = cs::StatsClock{&RealClock::read, const_cast<RealClock*>(&clock)};
     sc.logger = log.logger(o.debug ? LogLevel::debug : LogLevel::info);
     if (auto s = sc.validate(); !s.ok()) return s.error();

@@ -43,10 +43,11 @@ struct ServerOptions {
         bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
     int metrics_port = -1;    ///< TCP port of the Prometheus /metrics page (-1 = none, 0 = any)
     std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
-    bool agones = false;      ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
-    std::string record_path;  ///< write a world recording of the match here when the server stops
-    int record_max_mb = 256;  ///< stop recording (keeping what was recorded) beyond this many MB
-    std::string record_net;   ///< record the server's network session here (rewind-lab --replay-net)
+    bool agones = false;         ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
+    std::string record_path;     ///< write a world recording of the match here when the server stops
+    int record_max_mb = 256;     ///< stop recording (keeping what was recorded) beyond this many MB
+    std::string record_net;      ///< record the server's network session here (rewind-lab --replay-net)
+    double seat_grace_s = 30.0;  ///< hold a lost client's seat this long for it to come back (0: free it)
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.

@@ -139,18 +139,38 @@ TEST(E2E, ClientShowsAnInterruptedThenLostConnectionWhenTheServerIsKilled) {
     const std::string dir = test_dir("server_killed");
     auto server = start_server(dir, {"--bots", "2", "--status-interval", "0"});
     ASSERT_GT(server.port, 0);
-    const std::string interrupted_png = dir + "/interrupted.png", ended_png = dir + "/ended.png";
+    const std::string interrupted_png = dir + "/interrupted.png", ended_png = dir + "/ended.png",
+                      reconnecting_png = dir + "/reconnecting.png";
+    // Each tries to get its seat back for 3 s after the transport gives up on the server, then ends.
     auto client = [&](const std::string& when, const std::string& png) {
-        return start_windowed(
-            {"xvfb-run", "-a", "-s", "-screen 0 1024x640x24", kClientBin, "--connect",
-             "127.0.0.1:" + std::to_string(server.port), "--bot", "--screenshot", png, "--screenshot-when",
-             when, "--frames", "30", "--width", "1024", "--height", "640"},
-            dir + "/client_" + when + ".log");
+        return start_windowed({"xvfb-run",
+                               "-a",
+                               "-s",
+                               "-screen 0 1024x640x24",
+                               kClientBin,
+                               "--connect",
+                               "127.0.0.1:" + std::to_string(server.port),
+                               "--bot",
+                               "--screenshot",
+                               png,
+                               "--screenshot-when",
+                               when,
+                               "--frames",
+                               "30",
+                               "--width",
+                               "1024",
+                               "--height",
+                               "640",
+                               "--reconnect-for",
+                               "3"},
+                              dir + "/client_" + when + ".log");
     };
     auto a = client("interrupted", interrupted_png);
     auto b = client("ended", ended_png);
+    auto c = client("reconnecting", reconnecting_png);
     ASSERT_TRUE(a->wait_for_line("event=playing", 30s)) << a->log();
     ASSERT_TRUE(b->wait_for_line("event=playing", 30s)) << b->log();
+    ASSERT_TRUE(c->wait_for_line("event=playing", 30s)) << c->log();
     std::this_thread::sleep_for(1s);
     server.proc->signal(SIGKILL);  // no goodbye: the server just vanishes
     const auto killed = std::chrono::steady_clock::now();
@@ -175,8 +195,15 @@ TEST(E2E, ClientShowsAnInterruptedThenLostConnectionWhenTheServerIsKilled) {
         noticed_s, warn, ended_s, title);
     EXPECT_LT(noticed_s, 2.5) << "the interruption must show within about a second of silence";
     EXPECT_GT(warn, 100) << "no 'connection interrupted' banner in " << interrupted_png;
-    EXPECT_NE(b->log().find("event=ended code=transport title=\"Connection lost\""), std::string::npos)
-        << b->log();
+    // The transport gave up on the server; the client tried to get its seat back, then said so.
+    const auto lost_at = b->log().find("event=link_lost");
+    EXPECT_NE(lost_at, std::string::npos) << b->log();
+    EXPECT_GT(b->log().find("event=ended code=timed_out title=\"Connection lost\""), lost_at) << b->log();
+    const auto c_code = c->wait(60s);
+    ASSERT_TRUE(c_code) << c->log();
+    EXPECT_EQ(*c_code, 0) << c->log();
+    const long long banner = colour_pixels(reconnecting_png, apps::palette::kWarnText, w, h);
+    EXPECT_GT(banner, 100) << "no 'reconnecting' banner in " << reconnecting_png;
     EXPECT_NE(b->log().find("level=warn src=client event=ended"), std::string::npos)
         << "a lost server is a warning";
     EXPECT_GT(title, 200) << "no end screen in " << ended_png;

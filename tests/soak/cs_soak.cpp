@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,11 @@ struct BotClient {
 };
 
 constexpr Micros kChatEvery{4'000'000};  // each bot says something every 4 s: reliable traffic both ways
+// Every minute (from 30 s in) one bot loses its link for 8 s, past the transport's 5 s timeout: it reconnects
+// and takes its seat back, and its reliable streams must go on as if nothing happened.
+constexpr Micros kReconnectEvery{60'000'000};
+constexpr Micros kFirstReconnect{30'000'000};
+constexpr Micros kOutage{8'000'000};
 
 /// The number in a soak chat line "bot<i> #<n>", or -1.
 std::int64_t chat_number(const std::string& text) {
@@ -153,7 +159,22 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     const Micros end = start + Micros::from_seconds(o.cs_minutes * 60.0);
     const Micros every = Micros::from_seconds(o.sample_seconds);
     Micros next_sample = start;
+    Micros next_outage = start + kFirstReconnect;
+    std::optional<std::pair<std::size_t, Micros>> outage;  // the bot whose link is down, and until when
+    tp::LinkConfig cut = soak_link();
+    cut.loss = 1.0;
     while (now < end) {
+        if (!outage && now >= next_outage && now + kOutage + Micros{20'000'000} < end) {
+            const std::size_t i = static_cast<std::size_t>(r.outages) % bots.size();
+            (void)net.set_links(bots[i].addr, server_addr, cut);
+            outage = std::pair<std::size_t, Micros>{i, now + kOutage};
+            ++r.outages;
+            next_outage += kReconnectEvery;
+        }
+        if (outage && now >= outage->second) {
+            (void)net.set_links(bots[outage->first].addr, server_addr, soak_link());
+            outage.reset();
+        }
         frame(true);
         for (int s = 0; s < server.max_clients(); ++s)
             r.max_input_buffer_depth =
@@ -169,6 +190,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
     while (now < drained) frame(false);
 
     r.server_ticks = server.stats().ticks;
+    r.server_resumes = server.stats().resumes;
+    r.untracked_resumes = server_ep.untracked_resumes();
     r.server_disconnects = server.stats().disconnects;
     r.server_malformed = server.stats().malformed;
     for (BotClient& b : bots) {
@@ -176,11 +199,15 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
         r.playing_at_end += b.client->phase() == cs::ClientPhase::playing ? 1 : 0;
         r.client_disconnects += b.client->phase() == cs::ClientPhase::disconnected ? 1 : 0;
         r.client_malformed += st.malformed;
+        r.client_reconnects += st.reconnects;
+        r.client_resumes += st.resumes;
+        r.messages_unsent += st.messages_unsent;
+        r.resume_resyncs += st.resume_resyncs;
         r.max_prediction_error_m = std::max(r.max_prediction_error_m, st.max_error_m);
         r.events_out_of_sequence += b.received.out_of_sequence + st.events_out_of_order;
         const int slot = b.client->slot();
         if (slot < 0) continue;
-        const EventLedger sent = server_ep.sent_to(server.client_stats(slot).peer);
+        const EventLedger sent = server_ep.sent_to_seat(slot);
         if (!(sent == b.received)) ++r.event_mismatches;
         r.events_checked += b.received.count;
         r.shots += server.client_stats(slot).shots;
@@ -191,7 +218,8 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
         line, sizeof line,
         "cs soak seed=%llu: %d clients, %.0f s simulated in %.1f s real; %llu ticks, %llu shots; events "
         "checked %llu (chat lines %llu, gaps %llu), mismatched clients %llu, out of sequence %llu; "
-        "disconnects client %llu server %llu; "
+        "disconnects client %llu server %llu; outages %llu, reconnects %llu, resumes client %llu server "
+        "%llu, resyncs %llu, unsent %llu; "
         "malformed server %llu client %llu; max input queue %.0f; max prediction error %.3f m; heap MiB "
         "early peak %.2f late peak %.2f",
         static_cast<unsigned long long>(o.seed), r.clients, r.simulated_seconds, r.real_seconds,
@@ -200,7 +228,10 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
         static_cast<unsigned long long>(r.chat_gaps), static_cast<unsigned long long>(r.event_mismatches),
         static_cast<unsigned long long>(r.events_out_of_sequence),
         static_cast<unsigned long long>(r.client_disconnects),
-        static_cast<unsigned long long>(r.server_disconnects),
+        static_cast<unsigned long long>(r.server_disconnects), static_cast<unsigned long long>(r.outages),
+        static_cast<unsigned long long>(r.client_reconnects),
+        static_cast<unsigned long long>(r.client_resumes), static_cast<unsigned long long>(r.server_resumes),
+        static_cast<unsigned long long>(r.resume_resyncs), static_cast<unsigned long long>(r.messages_unsent),
         static_cast<unsigned long long>(r.server_malformed),
         static_cast<unsigned long long>(r.client_malformed), r.max_input_buffer_depth,
         r.max_prediction_error_m, static_cast<double>(r.heap.early_peak()) / 1048576.0,

@@ -26,6 +26,13 @@ struct CsSoakReport {
     std::uint64_t server_malformed = 0;        ///< malformed messages the server saw
     std::uint64_t client_malformed = 0;        ///< malformed messages the clients saw
     std::uint64_t shots = 0;                   ///< shots the server processed
+    std::uint64_t outages = 0;                 ///< links cut for 8 s (one a minute)
+    std::uint64_t client_reconnects = 0;       ///< reconnections the clients started
+    std::uint64_t client_resumes = 0;          ///< ... that got the seat back
+    std::uint64_t server_resumes = 0;          ///< seats the server gave back
+    std::uint64_t resume_resyncs = 0;          ///< comebacks that could not resend every missed message
+    std::uint64_t messages_unsent = 0;         ///< client messages lost with a link (beyond the resend log)
+    std::uint64_t untracked_resumes = 0;       ///< comebacks the server's send log could not follow
     double max_input_buffer_depth = 0.0;       ///< deepest input queue seen on the server (cap bounds it)
     double max_prediction_error_m = 0.0;       ///< largest correction over all clients
     HeapMeter heap;                            ///< live heap, one sample per sample interval

@@ -1,5 +1,6 @@
 /// RecordingTransport: a Transport decorator for the server that keeps the log of every reliable event it
-/// sends to each peer (as an EventLedger), i.e. the server's broadcast log the clients are checked against.
+/// sends to each seat (as an EventLedger, across the seat's connections), i.e. the server's broadcast log the
+/// clients are checked against.
 #pragma once
 
 #include "soak/event_ledger.hpp"
@@ -7,6 +8,7 @@
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/transport/transport.hpp>
 
+#include <deque>
 #include <map>
 
 namespace soak {
@@ -25,24 +27,33 @@ public:
     void disconnect(rwd::transport::PeerId peer, rwd::transport::DisconnectReason reason) override {
         inner_.disconnect(peer, reason);
     }
-    /// Forwarded; an accepted reliable server message is added to the peer's ledger.
+    /// Forwarded; an accepted reliable server message is added to the ledger of its peer's seat.
     rwd::Status send(rwd::transport::PeerId peer, rwd::transport::Delivery delivery,
                      std::span<const std::uint8_t> data) override {
+        namespace cs = rwd::client_server;
         rwd::Status s = inner_.send(peer, delivery, data);
-        if (s.ok() && delivery == rwd::transport::Delivery::reliable_ordered) {
-            const auto type = rwd::client_server::peek_message_type(data);
-            // Read as the client reads it: against the sequence and tick of the message before on this peer.
-            rwd::client_server::ServerMessage e;
-            Context& c = context_[peer];
-            e.expected_sequence = c.expected;
-            e.previous_tick = c.previous_tick;
-            if (type.ok() && type.value() == rwd::client_server::MessageType::server_message &&
-                rwd::client_server::decode_message(data, e).ok()) {
-                sent_[peer].add(e.sequence, e.type, e.tick, e.payload);
-                c.expected = e.sequence + 1;
-                c.previous_tick = e.tick;
-            }
+        if (!s.ok() || delivery != rwd::transport::Delivery::reliable_ordered) return s;
+        const auto type = cs::peek_message_type(data);
+        if (!type.ok()) return s;
+        if (type.value() == cs::MessageType::connect_accept) {
+            cs::ConnectAccept acc;
+            if (cs::decode_message(data, acc).ok()) on_accept(peer, acc);
+            return s;
         }
+        const auto seat = seat_of_.find(peer);
+        if (type.value() != cs::MessageType::server_message || seat == seat_of_.end()) return s;
+        // Read as the client reads it: against the sequence and tick of the message before on this peer.
+        cs::ServerMessage e;
+        Context& c = context_[peer];
+        e.expected_sequence = c.expected;
+        e.previous_tick = c.previous_tick;
+        if (!cs::decode_message(data, e).ok()) return s;
+        Stream& st = streams_[seat->second];
+        st.before.push_back(st.ledger);
+        if (st.before.size() > kRollback) st.before.pop_front();
+        st.ledger.add(e.sequence, e.type, e.tick, e.payload);
+        c.expected = e.sequence + 1;
+        c.previous_tick = e.tick;
         return s;
     }
     /// Forwarded.
@@ -56,15 +67,44 @@ public:
     /// Forwarded.
     std::size_t header_bytes() const override { return inner_.header_bytes(); }
 
-    /// The events sent to `peer` so far.
-    [[nodiscard]] EventLedger sent_to(rwd::transport::PeerId peer) const {
-        const auto it = sent_.find(peer);
-        return it == sent_.end() ? EventLedger{} : it->second;
+    /// The reliable stream of the seat `slot` so far: what its client must have received, over every
+    /// connection it had (on a comeback the server resends from where the client was, and the stream is
+    /// taken from there).
+    [[nodiscard]] EventLedger sent_to_seat(int slot) const {
+        const auto it = streams_.find(slot);
+        return it == streams_.end() ? EventLedger{} : it->second.ledger;
     }
+    /// Comebacks whose resend point lay beyond the kept history (the check of that seat is void).
+    [[nodiscard]] std::uint64_t untracked_resumes() const { return untracked_; }
 
 private:
+    /// Ledger states kept per seat to roll back to a comeback's resend point.
+    static constexpr std::size_t kRollback = 4096;
+    struct Stream {
+        EventLedger ledger;
+        std::deque<EventLedger> before;  // the ledger before each of the newest messages
+    };
+    void on_accept(rwd::transport::PeerId peer, const rwd::client_server::ConnectAccept& acc) {
+        seat_of_[peer] = acc.slot;
+        Stream& st = streams_[acc.slot];
+        context_[peer] =
+            Context{acc.resumed ? acc.next_message : 0u, acc.resumed ? acc.message_tick : rwd::Tick{}};
+        if (!acc.resumed) {
+            st = Stream{};  // a new player in the seat: a new stream
+            return;
+        }
+        // The stream goes on from next_message: whatever the old connection carried past it is resent.
+        while (!st.before.empty() && st.ledger.count > acc.next_message) {
+            st.ledger = st.before.back();
+            st.before.pop_back();
+        }
+        if (st.ledger.count != acc.next_message) ++untracked_;
+    }
+
     rwd::transport::Transport& inner_;
-    std::map<rwd::transport::PeerId, EventLedger> sent_;
+    std::map<rwd::transport::PeerId, int> seat_of_;
+    std::map<int, Stream> streams_;
+    std::uint64_t untracked_ = 0;
     struct Context {
         std::uint32_t expected = 0;
         rwd::Tick previous_tick{};

@@ -1,6 +1,7 @@
-// test_soak: the soak runs as GoogleTest tests. Without options it runs the short version (CTest, `make
-// test`); `make soak` passes --clients 64 --minutes 60 for the hour. Options: --seed N --clients N --minutes
-// M (both soaks) or --cs-minutes M / --rb-minutes M, --peers N, --sample-seconds S.
+// test_soak: the soak runs as GoogleTest tests (the client-server one cuts a bot's link once a minute).
+// Without options it runs the short version (CTest, `make test`); `make soak` passes --clients 64 --minutes
+// 60 for the hour. Options: --seed N --clients N --minutes M (both soaks) or --cs-minutes M / --rb-minutes M,
+// --peers N, --sample-seconds S.
 #include "soak/cs_soak.hpp"
 #include "soak/rb_soak.hpp"
 
@@ -29,6 +30,14 @@ public:
         EXPECT_GT(r.chats_checked, 0u);
         EXPECT_EQ(r.chat_gaps, 0u) << "a bot's chat lines reached someone out of order, twice or not at all";
         EXPECT_EQ(r.client_disconnects, 0u);
+        // A reconnect a minute: each one gets its seat back and loses nothing, either way.
+        EXPECT_GE(r.outages, static_cast<std::uint64_t>(o_.cs_minutes));
+        EXPECT_EQ(r.client_reconnects, r.outages);
+        EXPECT_EQ(r.client_resumes, r.outages);
+        EXPECT_EQ(r.server_resumes, r.outages);
+        EXPECT_EQ(r.resume_resyncs, 0u);
+        EXPECT_EQ(r.messages_unsent, 0u);
+        EXPECT_EQ(r.untracked_resumes, 0u);
         EXPECT_EQ(r.server_disconnects, 0u);
         EXPECT_EQ(r.server_malformed, 0u);
         EXPECT_EQ(r.client_malformed, 0u);

@@ -137,6 +137,8 @@ Status ClientCore::connect(const transport::Address& server, Micros now, const R
     m.unreliable_sequence_ = 0;
     m.unreliable_seen_.reset();
     m.resume_ = ticket ? std::optional<ResumeTicket>(*ticket) : std::nullopt;
+    m.sent_log_.clear();
+    m.sent_count_ = 0;
     m.grace_offered_ = false;
     m.force_resync_ = false;
     m.waiting_for_credentials_ = false;
@@ -197,6 +199,11 @@ Status ClientCore::send_message(MessageId type, const std::vector<std::uint8_t>&
     if (reliable) {
         ClientMessage msg{type, payload};
         sent = m.send(transport::Delivery::reliable_ordered, msg);
+        if (sent) {
+            // Numbered and kept: if the link goes before it arrives, the comeback resends it.
+            m.sent_log_.push_back(Impl::SentMessage{m.sent_count_++, std::move(msg)});
+            if (m.sent_log_.size() > kClientResendLog) m.sent_log_.pop_front();
+        }
     } else {
         UnreliableMessage msg{m.tick_, type, payload, m.unreliable_sequence_++};
         sent = m.send(transport::Delivery::unreliable, msg);

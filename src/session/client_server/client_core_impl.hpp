@@ -133,7 +133,20 @@ public:
     Micros lost_at_{};                      // reconnecting: when the link was lost
     bool force_resync_ = false;             // a comeback: restart the clock at the server's time once synced
     bool waiting_for_credentials_ = false;  // reconnecting with a token the server refused: a fresh one first
+    /// The reliable messages sent on this seat (all its connections), the newest kept for resending after a
+    /// comeback: the server's accept says how many it took.
+    struct SentMessage {
+        std::uint32_t index = 0;
+        ClientMessage message;
+    };
+    std::deque<SentMessage> sent_log_;
+    std::uint32_t sent_count_ = 0;
+    /// Resends what the server did not take before the link was lost (`taken`: its count).
+    void resend_after(std::uint32_t taken);
 };
+
+/// Reliable messages a client keeps for resending after a comeback.
+inline constexpr std::size_t kClientResendLog = 256;
 
 template <class Msg>
 bool ClientCore::Impl::send(transport::Delivery delivery, Msg& msg) {

@@ -239,6 +239,8 @@ void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
     } else {
         expected_message_ = 0;
         last_message_tick_ = Tick{};
+        sent_log_.clear();  // a new seat: the old one's messages were the old player's
+        sent_count_ = 0;
     }
     resume_.reset();
     slot_ = acc.slot;
@@ -248,6 +250,7 @@ void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
     stats_.server_input_buffer_target = acc.input_buffer_target;
     (void)clock_.set_target_input_offset(static_cast<double>(acc.input_buffer_target));
     phase_ = ClientPhase::syncing;
+    if (acc.resumed) resend_after(acc.client_messages_taken);
 }
 
 void ClientCore::Impl::on_snapshot(std::span<const std::uint8_t> data, Micros now) {

@@ -39,6 +39,24 @@ void ClientCore::Impl::link_lost(DisconnectCode code, Micros now) {
          server_address_.host.c_str(), server_address_.port, slot_, config_.reconnect_for.seconds());
 }
 
+void ClientCore::Impl::resend_after(std::uint32_t taken) {
+    if (taken > sent_count_) {
+        // The seat took more than this client sent: a restarted process (a ticket). Its numbering goes on
+        // from the server's count.
+        sent_log_.clear();
+        sent_count_ = taken;
+        return;
+    }
+    // What the log no longer reaches back to is lost, and counted.
+    const std::uint32_t missing = sent_count_ - taken;
+    const auto held = static_cast<std::uint32_t>(sent_log_.size());
+    if (missing > held) stats_.messages_unsent += missing - held;
+    for (std::size_t i = sent_log_.size() - std::min(missing, held); i < sent_log_.size(); ++i) {
+        ClientMessage m = sent_log_[i].message;
+        if (send(transport::Delivery::reliable_ordered, m)) ++stats_.messages_resent;
+    }
+}
+
 void ClientCore::Impl::reconnect_failed(Micros now) {
     if (server_ != transport::kInvalidPeer)
         transport_.disconnect(server_, transport::DisconnectReason::local);

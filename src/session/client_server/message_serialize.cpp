@@ -52,7 +52,8 @@ bool serialize(Stream& s, ConnectAccept& m) {
         (m.seat_grace_s > 0 && !m.sealed && !serialize_byte_array(s, m.resume_secret)) ||
         !wire::serialize_bool(s, m.resumed))
         return false;
-    return !m.resumed || (wire::serialize_bits(s, m.next_message, 32) && serialize_tick(s, m.message_tick));
+    return !m.resumed || (wire::serialize_bits(s, m.next_message, 32) && serialize_tick(s, m.message_tick) &&
+                          wire::serialize_bits(s, m.client_messages_taken, 32));
 }
 
 template <class Stream>

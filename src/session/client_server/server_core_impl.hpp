@@ -76,8 +76,10 @@ struct ServerCore::Impl {
         std::uint32_t abusive_windows = 0;         // consecutive abusive windows so far
         Micros last_abusive_window{-(1LL << 60)};  // when the last abusive window was reached (long ago)
         ResumeSecret resume_secret{};              // what its client presents to come back (without tokens)
-        bool proven =
-            false;  // its client spoke after an accept: it can come back (else a lost link frees it)
+        // Its client spoke after an accept: it can come back (else a lost link frees it).
+        bool proven = false;
+        std::uint32_t client_messages_taken =
+            0;                               // reliable messages from its client so far (all connections)
         Micros held_until{};                 // held: when the grace ends
         std::deque<LoggedMessage> sent_log;  // its newest reliable messages (seat_grace > 0)
         std::size_t sent_log_bytes = 0;      // their payload bytes

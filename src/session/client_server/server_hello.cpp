@@ -162,6 +162,7 @@ auth::ConnectionSalt ServerCore::Impl::connect_seat(int slot, transport::PeerId 
     fresh.stats = s.stats;
     fresh.resume_secret = s.resume_secret;
     fresh.proven = s.proven;
+    fresh.client_messages_taken = s.client_messages_taken;
     fresh.sent_log = std::move(s.sent_log);
     fresh.sent_log_bytes = s.sent_log_bytes;
     s = std::move(fresh);
@@ -203,6 +204,7 @@ void ServerCore::Impl::send_accept(int slot, const auth::ConnectionSalt& salt, b
     acc.resumed = resumed;
     acc.next_message = next_message;
     acc.message_tick = message_tick;
+    acc.client_messages_taken = s.client_messages_taken;
     if (s.channel) {
         // The client needs the salt to derive the keys: the accept goes in the clear, followed by the
         // first packet under those keys, empty, whose tag authenticates the accept. No secret travels in

@@ -82,6 +82,9 @@ void ServerCore::Impl::on_client_message(int slot, bool reliable, std::span<cons
     MessageId type = 0;
     std::vector<std::uint8_t> payload;
     if (reliable) {
+        // Counted whatever becomes of it: the client numbers every reliable message it sends, and a comeback
+        // resends from the count the accept gives back.
+        ++seat(slot).client_messages_taken;
         ClientMessage m;
         if (!decode_message(data, m).ok()) return count_malformed(slot, now);
         type = m.type;

@@ -98,7 +98,10 @@ TEST(LabRun, ShortChecklistRunHasEveryFigureAndAnHonestExitCode) {
         EXPECT_EQ(p["playing"].get<int>(), p["players"].get<int>()) << pass;
     }
     EXPECT_FALSE(j["figures"]["passes"]["main"]["series"].empty());
-    EXPECT_EQ(j["checklist"].size(), 13u);  // 12 graded rows and the end-to-end latency row
+    EXPECT_EQ(j["checklist"].size(), 15u);  // 14 graded rows and the end-to-end latency row
+    for (const char* key : {"short_slot_before", "short_slot_after", "score_before", "score_after",
+                            "messages_resent", "seats_expired", "long_back_after_s"})
+        EXPECT_TRUE(j["figures"]["reconnect"].contains(key)) << "reconnect." << key;
     EXPECT_GT(j["figures"]["passes"]["main"]["latency"]["input_to_apply_ms"]["count"].get<int>(), 0);
     EXPECT_GT(j["figures"]["passes"]["main"]["latency"]["view_age_ms"]["count"].get<int>(), 0);
     for (const auto& row : j["checklist"]) {

@@ -105,6 +105,9 @@ struct ConnectAccept {
     bool resumed = false;
     std::uint32_t next_message = 0;
     Tick message_tick{};
+    /// Resumed: the reliable messages the server took from this client over all its connections; the
+    /// client resends the ones after them (lost with the old connection).
+    std::uint32_t client_messages_taken = 0;
 };
 
 /// The fields of an input packet in front of its inputs (InputPacket<Input> in packets.hpp is the whole

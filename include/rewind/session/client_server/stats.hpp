@@ -198,8 +198,10 @@ struct ClientStats {
     std::uint64_t reconnects = 0;        ///< links lost while playing that started a reconnection
     std::uint64_t resumes = 0;           ///< reconnections that got the same seat back
     std::uint64_t seats_lost = 0;        ///< reconnections seated anew (the server no longer held the seat)
-    std::uint64_t resume_resyncs = 0;  ///< resumes after which reliable messages were missing (Back::resync)
-    Micros reconnect_retry_in{};       ///< reconnecting: time until the next attempt (0: one is under way)
+    std::uint64_t resume_resyncs = 0;   ///< resumes after which reliable messages were missing (Back::resync)
+    std::uint64_t messages_resent = 0;  ///< reliable messages of ours resent after a comeback
+    std::uint64_t messages_unsent = 0;  ///< ... that could not be (older than the resend log): lost
+    Micros reconnect_retry_in{};        ///< reconnecting: time until the next attempt (0: one is under way)
     auth::TokenError token_error =
         auth::TokenError::none;  ///< why the server refused our token (unauthorized)
 };

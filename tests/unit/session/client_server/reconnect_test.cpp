@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -70,8 +71,10 @@ TEST(Reconnect, ALostLinkComesBackToItsSeatWithItsStateAndEveryMessageItMissed) 
     const std::int32_t x = m.server->state().players[static_cast<std::size_t>(slot)].x;
     ASSERT_NE(x, 0);
 
-    // The link goes for 8 s (past the transport's 5 s timeout); b chats all along.
+    // The link goes for 8 s (past the transport's 5 s timeout); b chats all along. a's last line goes out
+    // just as its link goes: lost with the connection, resent on its comeback.
     m.set_link(a, cut());
+    ASSERT_TRUE(m.client(a).send_chat("last words").ok());
     int said = 0;
     int frame = 0;
     m.run(Micros{8'000'000}, [&] {
@@ -99,10 +102,14 @@ TEST(Reconnect, ALostLinkComesBackToItsSeatWithItsStateAndEveryMessageItMissed) 
     EXPECT_EQ(m.server->seated_count(), 2);
     EXPECT_GT(m.server->stats().messages_resent, 0u);
     EXPECT_EQ(m.server->client_stats(slot).resumes, 1u);
-    // Every chat line, in order, exactly once, on both clients; nothing lost in the gap.
+    // Every chat line, in order, exactly once, on both clients; nothing lost in the gap, either way.
     ASSERT_GT(said, 20);
-    for (const Stream& s : got) {
+    EXPECT_EQ(m.client(a).stats().messages_resent, 1u);
+    EXPECT_EQ(m.client(a).stats().messages_unsent, 0u);
+    for (Stream& s : got) {
         EXPECT_EQ(s.gaps, 0u);
+        EXPECT_EQ(std::count(s.chats.begin(), s.chats.end(), "last words"), 1);
+        std::erase(s.chats, std::string("last words"));
         ASSERT_EQ(s.chats.size(), static_cast<std::size_t>(said));
         for (int i = 0; i < said; ++i)
             EXPECT_EQ(s.chats[static_cast<std::size_t>(i)], "line " + std::to_string(i));
