@@ -118,7 +118,9 @@ struct Tokens {
 /// on a 100 ms link, so snapshots are deltas; 0 = nobody acknowledges: every snapshot is full, the worst
 /// case, as while everyone joins or on a link that loses everything; fifth: 1 = the clients connected with
 /// tokens, so every input is opened and every snapshot and event sealed, as in production; sixth: 1 = a
-/// WorldRecorder records every tick, as rewind-server --record does).
+/// WorldRecorder records every tick, as rewind-server --record does; seventh: 1 = seats are held for lost
+/// links (the default seat_grace: every reliable message is also kept in its seat's resend log), 0 = no
+/// grace).
 void BM_ServerTickClients(benchmark::State& st) {
     const bool acks = st.range(3) != 0;
     const bool sealed = st.range(4) != 0;
@@ -128,6 +130,7 @@ void BM_ServerTickClients(benchmark::State& st) {
     cs::ServerConfig sc;
     sc.snapshot_rate_hz = static_cast<int>(st.range(0));
     sc.snapshots.range_coded = st.range(2) != 0;
+    if (st.range(6) == 0) sc.seat_grace = rwd::Micros{0};
     const Tokens tokens;
     if (sealed) sc.require_token = tokens.requirement();
     cs::Server<ArenaGame> server(t, sc, arena::new_match(1));
@@ -193,15 +196,16 @@ void BM_ServerTickClients(benchmark::State& st) {
     server.set_recorder(nullptr);
 }
 BENCHMARK(BM_ServerTickClients)
-    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}, {0}})
-    ->Args({60, 64, 1, 1, 0, 0})
-    ->Args({30, 64, 1, 0, 0, 0})
-    ->Args({30, 64, 0, 0, 0, 0})
-    ->Args({30, 8, 1, 1, 1, 0})
-    ->Args({30, 64, 1, 1, 1, 0})
-    ->Args({30, 64, 1, 0, 1, 0})
-    ->Args({30, 8, 1, 1, 0, 1})
-    ->Args({30, 64, 1, 1, 0, 1})
+    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}, {0}, {1}})
+    ->Args({30, 64, 1, 1, 0, 0, 0})
+    ->Args({60, 64, 1, 1, 0, 0, 1})
+    ->Args({30, 64, 1, 0, 0, 0, 1})
+    ->Args({30, 64, 0, 0, 0, 0, 1})
+    ->Args({30, 8, 1, 1, 1, 0, 1})
+    ->Args({30, 64, 1, 1, 1, 0, 1})
+    ->Args({30, 64, 1, 0, 1, 0, 1})
+    ->Args({30, 8, 1, 1, 0, 1, 1})
+    ->Args({30, 64, 1, 1, 0, 1, 1})
     ->Unit(benchmark::kMicrosecond);
 
 /// Sealing then opening one packet of N bytes (ChaCha20-Poly1305 and the replay window): what encryption adds

@@ -49,25 +49,30 @@ bool payload_round_trip(std::span<const std::uint8_t> payload) {
 /// decoding it as the type of that id, and each type's decoder must keep its encoding unique.
 void check_payload(cs::MessageId type, std::span<const std::uint8_t> payload) {
     static const cs::MessageTable table = cs::message_table<ArenaGame>();
-    const bool decoded[6] = {
+    constexpr std::size_t kTypes = 8;
+    const bool decoded[kTypes] = {
         payload_round_trip<cs::Spawn>(payload),
         payload_round_trip<cs::Leave>(payload),
         payload_round_trip<cs::Chat>(payload),
+        payload_round_trip<cs::Away>(payload),
+        payload_round_trip<cs::Back>(payload),
         payload_round_trip<arena::HitMessage>(payload),
         payload_round_trip<arena::DeathMessage>(payload),
         payload_round_trip<arena::ScoreMessage>(payload),
     };
-    constexpr cs::MessageId ids[6] = {
+    constexpr cs::MessageId ids[kTypes] = {
         cs::message_id<ArenaGame, cs::Spawn>(),
         cs::message_id<ArenaGame, cs::Leave>(),
         cs::message_id<ArenaGame, cs::Chat>(),
+        cs::message_id<ArenaGame, cs::Away>(),
+        cs::message_id<ArenaGame, cs::Back>(),
         cs::message_id<ArenaGame, arena::HitMessage>(),
         cs::message_id<ArenaGame, arena::DeathMessage>(),
         cs::message_id<ArenaGame, arena::ScoreMessage>(),
     };
     const cs::MessageRule* rule = table.find(type);
     bool known = false;
-    for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t i = 0; i < kTypes; ++i) {
         if (ids[i] != type) continue;
         known = true;
         // The table's check is the type's own decoder, and it refuses anything over the type's max_bytes.

@@ -35,13 +35,15 @@ namespace tp = rwd::transport;
 constexpr int kFakes = 6;  // more than the seats offered, so "server full" is reachable
 constexpr int kSeats = 4;
 constexpr int kMaxOps = 256;
-// Bounds one execution's work: virtual time is what costs (every 4 ms the network, the server and the real
-// client update; a tick simulates the arena and codes snapshots), so the timeouts are short enough that
-// everything, timeouts included, happens within it.
+// Bounds one execution's work: virtual time is what costs (every update interval the network, the server and
+// the real client update; a tick simulates the arena and codes snapshots), so the timeouts are short enough
+// that everything, timeouts included, happens within it. The interval is the input's: 4, 8, 12 or 16 ms, the
+// frame times of apps from 250 down to 60 frames a second.
 constexpr Micros kMaxVirtual{2'500'000};
 constexpr Micros kClientTimeout{600'000};
 constexpr Micros kHelloTimeout{300'000};
-constexpr Micros kMaxJump{800'000};  // a time jump: past both timeouts
+constexpr Micros kMaxJump{800'000};    // a time jump: past both timeouts
+constexpr Micros kSeatGrace{900'000};  // a lost link's seat is held, and freed, within one execution
 
 [[noreturn]] void fail(const char* what) {
     std::fprintf(stderr, "server invariant broken: %s\n", what);
@@ -53,6 +55,8 @@ struct Fake {
     tp::Transport* ep = nullptr;
     tp::PeerId peer = tp::kInvalidPeer;  // its id for the server, once connecting
     std::uint16_t sequence = 0;
+    bool seated = false;  // an accept came: slot and secret are its claim to come back with
+    cs::ResumeTicket ticket{};
 };
 
 class Driver {
@@ -68,12 +72,15 @@ public:
             nc.default_link.duplicate = 0.1;
             nc.default_link.reorder = 0.1;
         }
+        frame_ = Micros{4'000 * in_.ConsumeIntegralInRange<std::int64_t>(1, 4)};
         net_ = std::make_unique<tp::SimNetwork>(nc);
         server_ep_ = net_->listen(server_addr_, 16).value();
         cs::ServerConfig sc;
         sc.max_clients = kSeats;
         sc.client_timeout = kClientTimeout;
         sc.hello_timeout = kHelloTimeout;
+        sc.seat_grace = in_.ConsumeBool() ? kSeatGrace : Micros{0};
+        sc.resume_log_messages = in_.ConsumeIntegralInRange<std::uint32_t>(1, 64);
         sc.max_violations = in_.ConsumeBool() ? 0u : 40u;
         sc.input_buffer_cap = in_.ConsumeIntegralInRange(sc.input_buffer_tuning.max_ticks + 4, 32);
         sc.snapshots.range_coded = in_.ConsumeBool();  // both entity codecs (the bit-packed one is cheaper)
@@ -139,8 +146,22 @@ private:
         return out;
     }
 
-    std::vector<std::uint8_t> hello() {
+    std::vector<std::uint8_t> hello(const Fake* f = nullptr) {
         cs::ConnectRequest r;
+        // A comeback: the seat this fake was given (its secret, possibly bent), or any slot and secret.
+        if (in_.ConsumeIntegralInRange(0, 3) == 0) {
+            r.resume = true;
+            if (f != nullptr && f->seated && in_.ConsumeBool()) {
+                r.resume_slot = f->ticket.slot;
+                r.resume_secret = f->ticket.secret;
+                if (in_.ConsumeIntegralInRange(0, 3) == 0) r.resume_secret[0] ^= 1;
+            } else {
+                r.resume_slot = in_.ConsumeIntegral<std::uint8_t>();
+                for (auto& b : r.resume_secret) b = in_.ConsumeIntegral<std::uint8_t>();
+            }
+            r.resume_has_messages = in_.ConsumeBool();
+            r.resume_next_message = in_.ConsumeIntegralInRange<std::uint32_t>(0, 300);
+        }
         if (in_.ConsumeIntegralInRange(0, 7) == 0) r.version = in_.ConsumeIntegral<std::uint16_t>();
         if (in_.ConsumeIntegralInRange(0, 7) == 0) r.game_id = in_.ConsumeIntegral<std::uint32_t>();
         if (in_.ConsumeIntegralInRange(0, 7) == 0)
@@ -202,7 +223,7 @@ private:
     void advance(Micros by) {
         const Micros end = now_ + by;
         while (now_ < end) {
-            now_ = std::min(end, now_ + Micros{4'000});
+            now_ = std::min(end, now_ + frame_);
             net_->advance_to(now_);
             server_->update(now_);
             real_->update(now_);
@@ -216,6 +237,13 @@ private:
             while (f.ep->poll(ev)) {
                 if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == f.peer)
                     f.peer = tp::kInvalidPeer;
+                cs::ConnectAccept acc;
+                if (ev.type == tp::TransportEvent::Type::message && ev.peer == f.peer &&
+                    cs::decode_message(ev.data, acc).ok()) {
+                    f.seated = true;
+                    f.ticket.slot = acc.slot;
+                    f.ticket.secret = acc.resume_secret;
+                }
             }
         }
         cs::Message m;
@@ -233,7 +261,7 @@ private:
                 }
                 break;
             case 1:
-                send(f, tp::Delivery::reliable_ordered, hello());
+                send(f, tp::Delivery::reliable_ordered, hello(&f));
                 break;
             case 2:
             case 3:
@@ -312,20 +340,29 @@ private:
         const int seated = s.seated_count();
         if (seated < 0 || seated > s.max_clients() || s.max_clients() != kSeats)
             fail("seated count out of range");
+        int away = 0;
+        for (int slot = 0; slot < s.max_clients(); ++slot) away += s.away(slot) ? 1 : 0;
+        if (away > 0 && s.config().seat_grace.count == 0) fail("a seat held without a grace");
+        // A held seat is neither seated nor left: its player is still in the world.
         if (st.connects < st.disconnects ||
-            st.connects - st.disconnects != static_cast<std::uint64_t>(seated))
-            fail("connects - disconnects != seated");
+            st.connects - st.disconnects != static_cast<std::uint64_t>(seated + away))
+            fail("connects - disconnects != seated + held");
+        if (st.seats_expired > st.seats_held) fail("more held seats expired than were held");
         for (int slot = 0; slot < ArenaGame::kMaxPlayers; ++slot) {
             const bool in_world = s.state().players[static_cast<std::size_t>(slot)].present();
-            if (in_world != s.seated(slot)) fail("world player and seat disagree");
-            if (!s.seated(slot))
+            const bool taken = s.seated(slot) || s.away(slot);
+            if (s.seated(slot) && s.away(slot)) fail("a seat both seated and held");
+            if (in_world != taken) fail("world player and seat disagree");
+            if (!taken)
                 for (const auto& p : s.state().projectiles[static_cast<std::size_t>(slot)])
                     if (p.active()) fail("projectile of an empty seat");
         }
         for (int slot = 0; slot < s.max_clients(); ++slot) {
             const auto& cst = s.client_stats(slot);
+            if (s.away(slot) && (cst.connected || !cst.away)) fail("a held seat's stats say connected");
             if (s.seated(slot)) {
-                if (!cst.connected || s.slot_of(cst.peer) != slot) fail("seat and its stats disagree");
+                if (!cst.connected || cst.away || s.slot_of(cst.peer) != slot)
+                    fail("seat and its stats disagree");
                 if (cst.input_buffer_depth > s.config().input_buffer_cap) fail("input queue beyond its cap");
                 if (cst.malformed >= s.config().max_malformed && s.config().max_malformed)
                     fail("garbage not kicked");
@@ -352,6 +389,7 @@ private:
     std::array<Fake, kFakes> fakes_{};
     std::uint64_t messages_ = 0;
     Micros now_{1'000'000};
+    Micros frame_{4'000};  // the update interval of this execution
 };
 
 }  // namespace
