@@ -211,7 +211,9 @@ void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
         ++stats_.malformed;  // one accept per connection
         return;
     }
-    if (acc.resumed && (!resume_ || acc.slot != resume_->slot)) {
+    // With a token the account proves the seat: the server may give back a held seat the hello did not name.
+    const bool by_account = !config_.connect_token.empty();
+    if (acc.resumed && !by_account && (!resume_ || acc.slot != resume_->slot)) {
         ++stats_.malformed;  // a seat given back that we did not ask for
         return;
     }

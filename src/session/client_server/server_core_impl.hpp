@@ -78,6 +78,8 @@ struct ServerCore::Impl {
         ResumeSecret resume_secret{};              // what its client presents to come back (without tokens)
         // Its client spoke after an accept: it can come back (else a lost link frees it).
         bool proven = false;
+        bool spoke =
+            false;  // its client spoke on this connection (a transport goodbye after it is a goodbye)
         std::uint32_t client_messages_taken =
             0;                               // reliable messages from its client so far (all connections)
         Micros held_until{};                 // held: when the grace ends

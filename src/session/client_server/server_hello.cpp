@@ -15,7 +15,10 @@ void ServerCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
         std::erase_if(pending, [&](const Pending& p) { return p.peer == ev.peer; });
         const int slot = slot_of(ev.peer);
         if (slot >= 0) {
-            if (seat(slot).phase == Phase::seated && ev.reason != transport::DisconnectReason::remote) {
+            // A transport goodbye on a connection the client never spoke on is an abandoned attempt (a
+            // comeback whose accept came too late for it): the seat waits on.
+            if (seat(slot).phase == Phase::seated &&
+                (ev.reason != transport::DisconnectReason::remote || !seat(slot).spoke)) {
                 logf(config.logger, LogLevel::info, "slot %d lost its connection (%s)", slot,
                      transport::disconnect_reason_name(ev.reason).data());
                 lose_link(slot, now);
@@ -161,8 +164,15 @@ auth::ConnectionSalt ServerCore::Impl::connect_seat(int slot, transport::PeerId 
     fresh.client_id = s.client_id;
     fresh.stats = s.stats;
     fresh.resume_secret = s.resume_secret;
+    fresh.replay_tokens = s.replay_tokens;
     fresh.proven = s.proven;
     fresh.client_messages_taken = s.client_messages_taken;
+    // A comeback neither clears its abuse record nor refills its replay budget.
+    const bool returning = s.phase == Phase::seated || s.phase == Phase::held;
+    fresh.abuse_window_start = s.abuse_window_start;
+    fresh.abusive_in_window = s.abusive_in_window;
+    fresh.abusive_windows = s.abusive_windows;
+    fresh.last_abusive_window = s.last_abusive_window;
     fresh.sent_log = std::move(s.sent_log);
     fresh.sent_log_bytes = s.sent_log_bytes;
     s = std::move(fresh);
@@ -179,7 +189,7 @@ auth::ConnectionSalt ServerCore::Impl::connect_seat(int slot, transport::PeerId 
     s.last_heard = now;
     s.inputs = sync::InputJitterBuffer<EncodedInput>(jitter_config(), tick);
     s.tuner = sync::InputBufferTuner(config.input_buffer_tuning);
-    s.replay_tokens = 2.0 * config.late_input_replay_ticks;        // a full replay budget
+    if (!returning) s.replay_tokens = 2.0 * config.late_input_replay_ticks;  // a full replay budget
     s.tuner.on_link(transport.stats(peer).jitter, tick_length());  // what the handshake measured, if anything
     s.stats.connected = true;
     s.stats.away = false;

@@ -101,7 +101,8 @@ void ServerCore::Impl::on_client_message(int slot, bool reliable, std::span<cons
     }
     Seat& s = seat(slot);
     s.last_heard = now;
-    s.proven = true;  // it holds the accept (and its secret): a lost link may hold its seat
+    s.proven = true;
+    s.spoke = true;  // it holds the accept (and its secret): a lost link may hold its seat
     const MessageRule* rule = messages.find(type);
     if (rule == nullptr || rule->spec.direction == MessageDirection::to_client)
         return refuse_message(slot, MessageRefusal::unknown_type, now);

@@ -95,7 +95,8 @@ void ServerCore::Impl::on_input(int slot, std::span<const std::uint8_t> data, Mi
 
     Seat& s = seat(slot);
     s.last_heard = now;
-    s.proven = true;  // it holds the accept (and its secret): a lost link may hold its seat
+    s.proven = true;
+    s.spoke = true;  // it holds the accept (and its secret): a lost link may hold its seat
     if (!s.has_ping || tail.ping_time != s.ping_time) {
         s.has_ping = true;
         s.ping_time = tail.ping_time;

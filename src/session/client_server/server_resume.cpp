@@ -82,7 +82,8 @@ void ServerCore::Impl::resume_seat(int slot, transport::PeerId peer, const Conne
     // it (and it is not past what was sent), else from the server's next message (a resync).
     const std::uint32_t missed = s.message_sequence - req.resume_next_message;  // wraps like the sequences
     const std::uint32_t oldest = s.sent_log.empty() ? s.message_sequence : s.sent_log.front().sequence;
-    const bool resend = req.resume_has_messages && missed <= s.message_sequence - oldest;
+    const bool named = req.resume && req.resume_slot == slot;  // (by account, a token may not name it)
+    const bool resend = named && req.resume_has_messages && missed <= s.message_sequence - oldest;
     std::uint32_t next = s.message_sequence;
     Tick next_tick = s.last_message_tick;
     if (resend && missed > 0) {

@@ -54,8 +54,9 @@ struct ServerConfig {
     std::uint32_t resume_log_messages = 1024;
     std::uint32_t resume_log_bytes = 64 * 1024;
     /// The key resume secrets are derived from (keyed BLAKE2b of the slot and a connection counter). All
-    /// zero: the server draws one from the system's generator when it starts. Set it to re-run a server
-    /// exactly (a recording) or to let a restarted process honour the secrets of its predecessor.
+    /// zero: the server draws one from the system's generator when it starts. Set it only to re-run a server
+    /// exactly (a recording): secrets are numbered from 0 at each start, so a key kept across restarts would
+    /// give the same secrets again.
     std::array<std::uint8_t, 32> resume_key{};
     /// How far back a client's shots are judged: its own latency (default) or one fixed cap for everyone.
     RewindLimitMode rewind_limit = RewindLimitMode::client_latency;

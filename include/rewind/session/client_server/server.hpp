@@ -147,7 +147,10 @@ private:
     Status send_scoped(const M& m, MessageScope scope, int slot) {
         static_assert(to_client_v<M>,
                       "this message type may not travel to clients (its MessageSpec::direction)");
-        if (scope == MessageScope::one && !core_.seated(slot)) return Errc::not_connected;
+        // A reliable message to a player whose link is lost waits in its seat's log for its comeback.
+        constexpr bool reliable = M::kMessage.delivery == MessageDelivery::reliable;
+        if (scope == MessageScope::one && !core_.seated(slot) && !(reliable && core_.away(slot)))
+            return Errc::not_connected;
         OutMessage out{message_id<G, M>(),
                        scope,
                        static_cast<std::uint8_t>(std::max(slot, 0)),
