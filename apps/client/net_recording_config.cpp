@@ -1,6 +1,9 @@
 // Network recording session descriptions: written as key=value text, read back field by field (untrusted).
 #include "client/net_recording_config.hpp"
 
+#include <rewind/session/auth/keys.hpp>
+
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 
@@ -44,12 +47,6 @@ rwd::Result<cs::ClientConfig> client_config_from_text(const std::string& text) {
 }
 
 std::string server_config_text(const cs::ServerConfig& c, std::uint64_t seed) {
-    std::string key;
-    static constexpr char kDigits[] = "0123456789abcdef";
-    for (std::uint8_t b : c.resume_key) {
-        key += kDigits[b >> 4];
-        key += kDigits[b & 15];
-    }
     std::string text = "game=arena-server tick_rate=";
     text += std::to_string(c.tick_rate_hz);
     text += " snapshot_rate=" + std::to_string(c.snapshot_rate_hz);
@@ -57,7 +54,7 @@ std::string server_config_text(const cs::ServerConfig& c, std::uint64_t seed) {
     text += " game_id=" + std::to_string(c.game_id);
     text += " seed=" + std::to_string(seed);
     text += " seat_grace_ms=" + std::to_string(c.seat_grace.count / 1000);
-    text += " resume_key=" + key;
+    text += " resume_key=" + rwd::auth::to_hex(c.resume_key);
     return text;
 }
 
@@ -77,18 +74,12 @@ rwd::Result<RecordedServer> server_config_from_text(const std::string& text) {
     std::int64_t grace_ms = 0;
     if (field(text, " seat_grace_ms=", grace_ms)) r.config.seat_grace = Micros{grace_ms * 1000};
     if (const std::size_t at = text.find(" resume_key="); at != std::string::npos) {
-        const std::string_view hex = std::string_view(text).substr(at + 12);
-        const auto digit = [](char ch) {
-            return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-        };
-        if (hex.size() < 2 * r.config.resume_key.size())
-            return rwd::Error{rwd::Errc::invalid_config, "a server recording's resume_key is cut short"};
-        for (std::size_t i = 0; i < r.config.resume_key.size(); ++i) {
-            const int hi = digit(hex[2 * i]), lo = digit(hex[2 * i + 1]);
-            if (hi < 0 || lo < 0)
-                return rwd::Error{rwd::Errc::invalid_config, "a server recording's resume_key is not hex"};
-            r.config.resume_key[i] = static_cast<std::uint8_t>(hi * 16 + lo);
-        }
+        const std::string_view rest = std::string_view(text).substr(at + 12);
+        auto key = rwd::auth::from_hex(rest.substr(0, rest.find(' ')), r.config.resume_key.size());
+        if (!key.ok() || key->size() != r.config.resume_key.size())
+            return rwd::Error{rwd::Errc::invalid_config,
+                              "a server recording's resume_key is not 64 hex digits"};
+        std::copy(key->begin(), key->end(), r.config.resume_key.begin());
     }
     if (auto s = r.config.validate(); !s.ok()) return s.error();
     return r;

@@ -1,16 +1,14 @@
 /// ResumeTicket as one line of text (a file a restarted client reads).
 #include <rewind/session/client_server/resume_ticket.hpp>
 
+#include <rewind/session/auth/keys.hpp>
+
+#include <algorithm>
+
 namespace rwd::client_server {
 namespace {
 
 constexpr std::string_view kPrefix = "rewind-resume 1 ";
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
 
 }  // namespace
 
@@ -18,11 +16,7 @@ std::string ticket_text(const ResumeTicket& t) {
     std::string out(kPrefix);
     out += std::to_string(t.slot);
     out += ' ';
-    static constexpr char kDigits[] = "0123456789abcdef";
-    for (std::uint8_t b : t.secret) {
-        out += kDigits[b >> 4];
-        out += kDigits[b & 15];
-    }
+    out += auth::to_hex(t.secret);
     out += '\n';
     return out;
 }
@@ -39,15 +33,10 @@ Result<ResumeTicket> parse_ticket_text(std::string_view text) {
     if (i == 0 || i > 3 || slot > 255 || i >= text.size() || text[i] != ' ') return bad;
     t.slot = static_cast<std::uint8_t>(slot);
     text.remove_prefix(i + 1);
-    if (text.size() < 2 * t.secret.size()) return bad;
-    for (std::size_t k = 0; k < t.secret.size(); ++k) {
-        const int hi = hex_value(text[2 * k]);
-        const int lo = hex_value(text[2 * k + 1]);
-        if (hi < 0 || lo < 0) return bad;
-        t.secret[k] = static_cast<std::uint8_t>(hi * 16 + lo);
-    }
-    text.remove_prefix(2 * t.secret.size());
-    if (!(text.empty() || text == "\n" || text == "\r\n")) return bad;
+    // The secret and nothing after it but a line end (from_hex takes the surrounding whitespace off).
+    auto secret = auth::from_hex(text, t.secret.size());
+    if (text.empty() || text.front() == ' ' || !secret.ok() || secret->size() != t.secret.size()) return bad;
+    std::copy(secret->begin(), secret->end(), t.secret.begin());
     return t;
 }
 
