@@ -44,6 +44,25 @@ Status P2PCore::add_remote_player(int slot, transport::PeerId peer) {
 }
 
 Status P2PCore::add_spectator(transport::PeerId peer) { return impl_->add_spectator(peer); }
+
+Status P2PCore::add_open_slot(int slot) {
+    Impl& m = *impl_;
+    if (m.started_) return Error{Errc::invalid_argument, "slots must be opened before the first update"};
+    if (slot < 0 || slot >= m.cfg_.num_players) return Error{Errc::invalid_argument, "slot out of range"};
+    if (m.slots_[slot].kind != PlayerKind::none) return Errc::already_exists;
+    m.open_[slot] = true;
+    return {};
+}
+
+Status P2PCore::join_as(int slot) {
+    Impl& m = *impl_;
+    if (m.started_) return Error{Errc::invalid_argument, "join_as must come before the first update"};
+    if (m.joining_) return Errc::already_exists;
+    if (Status s = add_local_player(slot); !s.ok()) return s;
+    m.joining_ = true;
+    m.join_slot_ = slot;
+    return {};
+}
 Status P2PCore::add_local_input(int slot, const InputBits& bits) {
     return impl_->add_local_input(slot, bits);
 }

@@ -74,6 +74,39 @@ public:
     SessionStats stats() const;
     std::vector<PeerStatsRb> peer_stats() const;
 
+    // late join and rejoin (p2p_join.cpp)
+    /// Whether a joiner may take `slot` now: an open slot nobody took, or (with rejoin) a slot whose player
+    /// left; and no live link plays it.
+    [[nodiscard]] bool slot_open_for_join(int slot) const;
+    /// Accepts a handshake from an unknown peer that wants to join in one open slot.
+    bool accept_joiner(transport::PeerId peer, const Message& msg, Micros now);
+    /// The slots this session plays.
+    [[nodiscard]] std::uint8_t local_mask() const;
+    /// Applies one slot's status from a peer: joins, gaps and leaves, newest epoch first.
+    void apply_status(int slot, const PlayerStatus& st, Micros now);
+    /// Moves the start of a joined slot's gap earlier (within the save ring) and re-simulates.
+    void lower_gap(int slot, Frame last);
+    /// Starts the join of `slot` at frame `join` after the previous player's last frame `gap_last`.
+    void begin_join(int slot, Frame join, Frame gap_last, Micros now);
+    /// The status this session sends for `slot`.
+    [[nodiscard]] PlayerStatus status_of(int slot) const;
+    /// Sponsor: answers a join request (decides the join frame, sends the state).
+    void handle_join_request(int link, Micros now);
+    /// Joiner: one piece of the state; the last one loads it and starts the session.
+    void handle_join_state(int link, const Message& msg, Micros now);
+    /// Joiner: loads the received state, takes every slot's status from the sponsor, starts running.
+    void finish_join(int link, const Message& msg, Micros now);
+    /// Joiner: advance() before its first input is due: simulates towards the peers' frame.
+    AdvanceResult catch_up(Micros now);
+    /// Joiner: asks the sponsor (the first synchronized link) until the state arrives.
+    void poll_join(Micros now);
+    /// A joined slot whose player never sent its first input within join_timeout is given up.
+    void expire_joins(Micros now);
+    /// Joiner: how far to fast-forward now (the peers' estimated frame, within the prediction window).
+    [[nodiscard]] Frame catch_up_target() const;
+    /// Rewrites the timeline after `last` for `slot` (a leave or a gap start moved earlier).
+    void rewrite_after(int slot, Frame last);
+
     // desync exchange (p2p_desync.cpp)
     std::uint32_t status_tag(Frame f) const;
     void compare_checksums();
@@ -127,6 +160,20 @@ public:
     std::vector<DesyncReport> reports_;
     std::deque<InputBits> history_;  // confirmed inputs for spectators, frame-major, from history_start_
     Frame history_start_ = 0;        // oldest frame in history_ (the window slides past older ones)
+
+    // late join
+    std::array<bool, kMaxSessionPlayers> open_{};             // slots a newcomer may take
+    std::array<Micros, kMaxSessionPlayers> join_deadline_{};  // joined slot: its first input is due by then
+    std::array<bool, kMaxSessionPlayers> join_waiting_{};     // joined slot without its first input yet
+    bool joining_ = false;                                    // this session joins a running match
+    int join_slot_ = -1;                                      // the slot it joins in
+    int sponsor_link_ = -1;                                   // the link it asked for the state
+    Micros next_join_request_{};
+    bool join_done_ = false;             // the state arrived and was loaded
+    Frame join_frame_ = kNullFrame;      // the frame its inputs start at
+    Frame transfer_frame_ = kNullFrame;  // the state being received is after it
+    std::vector<std::uint8_t> transfer_bytes_;
+    std::uint32_t transfer_received_ = 0;
 
     double frames_ahead_ = 0.0;
     double time_scale_ = 1.0;

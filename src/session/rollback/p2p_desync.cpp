@@ -7,13 +7,19 @@
 namespace rwd::rollback::detail {
 
 std::uint32_t P2PCore::Impl::status_tag(Frame f) const {
-    std::uint32_t h = 2166136261u;  // FNV-1a over the disconnects that happened before `f`
+    std::uint32_t h = 2166136261u;  // FNV-1a over the leaves and joins that happened before `f`
+    const auto mix = [&h](std::uint32_t v) {
+        for (int k = 0; k < 4; ++k) h = (h ^ ((v >> (8 * k)) & 0xFFu)) * 16777619u;
+    };
     for (int p = 0; p < cfg_.num_players; ++p) {
         const InputQueue& q = queues_[p];
-        if (!q.disconnected() || q.disconnect_frame() >= f) continue;
-        const auto v =
-            static_cast<std::uint32_t>(p) * 0x9E3779B1u ^ static_cast<std::uint32_t>(q.disconnect_frame());
-        for (int k = 0; k < 4; ++k) h = (h ^ ((v >> (8 * k)) & 0xFFu)) * 16777619u;
+        const auto slot = static_cast<std::uint32_t>(p) * 0x9E3779B1u;
+        if (q.join_frame() != kNullFrame) {  // the previous player's leave, and the join
+            if (q.gap_last() < f) mix(slot ^ static_cast<std::uint32_t>(q.gap_last()));
+            if (q.join_frame() <= f) mix(slot ^ 0x80000000u ^ static_cast<std::uint32_t>(q.join_frame()));
+        }
+        if (q.disconnected() && q.disconnect_frame() < f)
+            mix(slot ^ static_cast<std::uint32_t>(q.disconnect_frame()));
     }
     return h;
 }

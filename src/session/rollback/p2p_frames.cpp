@@ -9,11 +9,8 @@ namespace rwd::rollback::detail {
 
 FrameInput P2PCore::Impl::frame_input(int slot, Frame f) const {
     const InputQueue& q = queues_[slot];
-    if (slots_[slot].kind == PlayerKind::none) return FrameInput{};
-    if (q.known(f) && (q.disconnected() || q.stored(f))) {
-        if (q.neutral(f) || !q.stored(f)) return FrameInput{};
-        return FrameInput{&q.confirmed(f), false, 0};
-    }
+    if (slots_[slot].kind == PlayerKind::none || q.neutral(f)) return FrameInput{};
+    if (q.known(f)) return q.stored(f) ? FrameInput{&q.confirmed(f), false, 0} : FrameInput{};
     return FrameInput{q.last_input(), true, f - q.last_confirmed()};
 }
 
@@ -106,6 +103,7 @@ AdvanceResult P2PCore::Impl::advance(Micros now) {
         r.status = AdvanceStatus::synchronizing;
         return r;
     }
+    if (joining_ && frame_ + delay_ < join_frame_) return catch_up(now);
     // Commit (and send) this frame's local input first, even if we cannot simulate yet: in lockstep the peers
     // wait for exactly this input, so holding it back while stalled would deadlock everyone.
     if (committed_for_ != frame_) {

@@ -31,6 +31,7 @@ void P2PCore::Impl::handle_input(int link, const Message& msg, Micros now) {
     }
     // Validate everything before applying anything: acks of inputs we never sent, streams for slots the peer
     // does not play, and inputs that do not deserialize make the whole packet malformed.
+    if (joining_ && !join_done_) return;  // nothing to take in before the state arrives
     if (msg.ack > last_local_frame_) {
         ++l.malformed;
         return;
@@ -41,7 +42,9 @@ void P2PCore::Impl::handle_input(int link, const Message& msg, Micros now) {
             return;
         }
     }
-    l.remote_ack = std::max(l.remote_ack, msg.ack);
+    // A joiner's first message says where its state starts: from there it needs our inputs.
+    l.remote_ack = l.ack_known ? std::max(l.remote_ack, msg.ack) : msg.ack;
+    l.ack_known = true;
     l.remote_frame = msg.sender_frame;
     // Frame advantage: where the peer is now (its frame plus half a round trip) minus where we are, in 64
     // bits.
@@ -51,9 +54,10 @@ void P2PCore::Impl::handle_input(int link, const Message& msg, Micros now) {
     l.last_local_advantage = local_adv;
     l.time_sync.add_local(local_adv);
     l.time_sync.add_remote(msg.advantage);
+    // Statuses before inputs: a join announced in this message applies to the inputs it carries.
     for (int p = 0; p < msg.num_status && p < cfg_.num_players; ++p) {
-        if (msg.status[p].disconnected && slots_[p].kind == PlayerKind::remote)
-            apply_disconnect(p, msg.status[p].last_frame);
+        l.reported[p] = msg.status[p];
+        apply_status(p, msg.status[p], now);
     }
     if (msg.has_checksum) {
         l.remote_reports.push_back(msg.checksum);
@@ -94,7 +98,7 @@ bool P2PCore::Impl::commit_local_inputs() {
     // The ring must keep every input a peer has not acknowledged; refuse rather than overwrite one.
     Frame keep = oldest_needed();
     for (const PeerLink& l : links_) {
-        if (l.remote_role() == Role::player && l.state() != PeerLink::State::disconnected) {
+        if (l.remote_role() == Role::player && l.state() != PeerLink::State::disconnected && l.ack_known) {
             keep = std::min(keep, l.remote_ack + 1);
         }
     }
@@ -120,6 +124,7 @@ bool P2PCore::Impl::commit_local_inputs() {
 }
 
 void P2PCore::Impl::send_all(Micros now, bool force) {
+    if (joining_ && !join_done_) return;  // a joiner's statuses and acks mean nothing before its state
     for (PeerLink& l : links_) {
         if (!l.running()) continue;
         if (!force && now - l.last_send() < cfg_.resend_interval) continue;
@@ -142,17 +147,14 @@ void P2PCore::Impl::send_player_inputs(PeerLink& l, Micros now) {
     m.sender_frame = frame_;
     m.advantage = saturate_advantage(l.last_local_advantage);
     m.num_status = static_cast<std::uint8_t>(cfg_.num_players);
-    for (int p = 0; p < cfg_.num_players; ++p) {
-        const InputQueue& q = queues_[p];
-        const bool gone = slots_[p].kind != PlayerKind::none && q.disconnected();
-        m.status[p] = PlayerStatus{gone, gone ? q.disconnect_frame() : kNullFrame};
-    }
+    for (int p = 0; p < cfg_.num_players; ++p) m.status[p] = status_of(p);
     if (has_report_ && l.checksum_sends_left > 0) {
         m.has_checksum = true;
         m.checksum = latest_report_;
         --l.checksum_sends_left;
     }
-    const Frame from = std::max<Frame>(l.remote_ack + 1, 0);
+    // A joiner's inputs start at its join frame.
+    const Frame from = std::max<Frame>(l.remote_ack + 1, joining_ ? join_frame_ : 0);
     const std::int64_t budget = static_cast<std::int64_t>(transport_.max_message_size()) * 8 -
                                 static_cast<std::int64_t>(measure_message(m)) - 64;
     std::int64_t used = 0;

@@ -37,10 +37,13 @@ int P2PCore::Impl::num_spectators() const {
 }
 
 int P2PCore::Impl::find_link(transport::PeerId peer) const {
+    int found = -1;  // a live link first: a peer may come back on a transport id its ended link had
     for (std::size_t i = 0; i < links_.size(); ++i) {
-        if (links_[i].peer() == peer) return static_cast<int>(i);
+        if (links_[i].peer() != peer) continue;
+        if (links_[i].state() != PeerLink::State::disconnected) return static_cast<int>(i);
+        found = static_cast<int>(i);
     }
-    return -1;
+    return found;
 }
 
 int P2PCore::Impl::first_player(const PeerLink& l) const {
@@ -52,11 +55,7 @@ int P2PCore::Impl::first_player(const PeerLink& l) const {
 
 void P2PCore::Impl::start(Micros now) {
     started_ = true;
-    std::uint8_t local_mask = 0;
-    for (int p = 0; p < cfg_.num_players; ++p) {
-        if (slots_[p].kind == PlayerKind::local)
-            local_mask = static_cast<std::uint8_t>(local_mask | (1u << p));
-    }
+    const std::uint8_t mine = local_mask();
     for (int p = 0; p < cfg_.num_players; ++p) {
         Slot& s = slots_[p];
         if (s.kind != PlayerKind::remote) continue;
@@ -67,8 +66,8 @@ void P2PCore::Impl::start(Micros now) {
             if (slots_[q].kind == PlayerKind::remote && slots_[q].peer == s.peer)
                 mask = static_cast<std::uint8_t>(mask | (1u << q));
         }
-        links_.emplace_back(s.peer, Role::player, mask, true, link_params(local_mask), nonce_,
-                            rng_.next_u64(), now);
+        links_.emplace_back(s.peer, Role::player, mask, true, link_params(mine), nonce_, rng_.next_u64(),
+                            now);
         s.link = static_cast<int>(links_.size()) - 1;
     }
     // Slots no one claimed stay empty (neutral input) and are treated as confirmed.
@@ -87,7 +86,9 @@ void P2PCore::Impl::update(Micros now) {
         links_[i].poll(transport_, sender_, now, link_events_);
         handle_link_events(static_cast<int>(i));
     }
-    if (!running_) {
+    poll_join(now);
+    if (running_) expire_joins(now);
+    if (!running_ && !joining_) {  // a joiner runs once its state is loaded
         bool all = true;
         for (const PeerLink& l : links_) {
             if (l.remote_role() == Role::player && l.state() == PeerLink::State::syncing) all = false;
@@ -131,6 +132,11 @@ void P2PCore::Impl::receive(Micros now) {
             }
             continue;
         }
+        if (link >= 0 && links_[link].state() == PeerLink::State::disconnected &&
+            links_[link].remote_role() == Role::player && msg.type == MsgType::sync_request) {
+            handle_unknown(ev.peer, msg, now);  // a player coming back on the transport id it left with
+            continue;
+        }
         if (link >= 0) {
             links_[link].bytes_received += ev.data.size() + transport_.header_bytes();
             handle_message(link, msg, now);
@@ -141,7 +147,8 @@ void P2PCore::Impl::receive(Micros now) {
 }
 
 void P2PCore::Impl::handle_unknown(transport::PeerId peer, const Message& msg, Micros now) {
-    // A stranger may only become a spectator, by handshaking, and only while there is room.
+    // A stranger may join an open slot, or become a spectator while there is room, by handshaking.
+    if (accept_joiner(peer, msg, now)) return;
     if (msg.type != MsgType::sync_request || msg.role != Role::spectator ||
         num_spectators() >= cfg_.max_spectators) {
         ++stats_.malformed;
@@ -175,6 +182,8 @@ void P2PCore::Impl::handle_message(int link, const Message& msg, Micros now) {
     if (msg.type == MsgType::input && l.running()) handle_input(link, msg, now);
     if (msg.type == MsgType::state_request || msg.type == MsgType::state_chunk)
         handle_forensics(link, msg, now);
+    if (msg.type == MsgType::join_request && l.running()) handle_join_request(link, now);
+    if (msg.type == MsgType::join_state && l.running()) handle_join_state(link, msg, now);
 }
 
 void P2PCore::Impl::handle_link_events(int link) {
@@ -210,6 +219,10 @@ void P2PCore::Impl::handle_link_events(int link) {
              e.type == SessionEvent::Type::synchronizing)) {
             continue;  // a spectator's hiccups are not the players' business
         }
+        if (e.type == SessionEvent::Type::disconnected && joining_ && !join_done_) {
+            push_event(e);  // the sponsor's statuses decide who left before the state arrives
+            continue;
+        }
         if (e.type == SessionEvent::Type::disconnected) {
             for (int p = 0; p < cfg_.num_players; ++p) {
                 if (((l.remote_players() >> p) & 1u) == 0) continue;
@@ -231,8 +244,16 @@ void P2PCore::Impl::apply_disconnect(int slot, Frame last) {
     // We cannot un-confirm more than the save ring covers; and a report can only lower what we know.
     last = std::min(std::max(last, oldest_needed()),
                     q.disconnected() ? q.disconnect_frame() : q.last_confirmed());
+    if (q.join_frame() != kNullFrame)
+        last = std::max(last, q.join_frame() - 1);  // a joiner leaves after its gap
+    const bool was_here = !q.disconnected();
     if (!q.disconnect(last)) return;
-    if (slots_[slot].link >= 0) links_[slots_[slot].link].disconnect();
+    // Only the player who was here loses its link (a lower report for one who left keeps a joiner's link).
+    if (was_here && slots_[slot].link >= 0) links_[slots_[slot].link].disconnect();
+    rewrite_after(slot, last);
+}
+
+void P2PCore::Impl::rewrite_after(int slot, Frame last) {
     if (last + 1 < frame_) note_incorrect(slot, last + 1);
     // Everything confirmed after `last` is recomputed with neutral input: forget checksums and history of it.
     if (checked_through_ > last) checked_through_ = last;

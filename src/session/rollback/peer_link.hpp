@@ -8,6 +8,7 @@
 #include <rewind/session/rollback/types.hpp>
 #include <rewind/transport/transport.hpp>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -118,6 +119,11 @@ public:
     RateMeter recv_rate;
     std::vector<ChecksumReport> remote_reports;  ///< received, not yet compared (bounded)
     std::int64_t last_local_advantage = 0;       ///< our advantage over it, sent in our input messages
+    bool ack_known = true;       ///< false for a joiner until its first input message sets remote_ack
+    bool joiner = false;         ///< the peer joined the running match (accepted from an unknown peer)
+    bool join_answered = false;  ///< sponsor: the joiner's state was sent
+    std::array<PlayerStatus, kMaxSessionPlayers>
+        reported{};              ///< each slot's status in its newest input message
     bool forensic_sent = false;  ///< we answered a state request already (one transfer per desync)
     // Desync forensics: the remote state being received.
     Frame forensic_frame = kNullFrame;

@@ -98,24 +98,68 @@ bool serialize_stream(Stream& s, InputStream& st) {
     return true;
 }
 
+/// A slot's status: disconnected [last_frame], joined [gap_last, join_frame].
+template <class Stream>
+bool serialize_status(Stream& s, PlayerStatus& ps) {
+    if (!serialize_bool(s, ps.disconnected)) return false;
+    if (ps.disconnected) {
+        if (!serialize_opt_frame(s, ps.last_frame)) return false;
+    } else if constexpr (Stream::is_reading) {
+        ps.last_frame = kNullFrame;
+    } else if (ps.last_frame != kNullFrame) {
+        return s.fail(Errc::value_out_of_range), false;  // only disconnected players carry a frame
+    }
+    bool joined = Stream::is_reading ? false : ps.join_frame != kNullFrame;
+    if (!serialize_bool(s, joined)) return false;
+    if (!joined) {
+        if constexpr (Stream::is_reading) {
+            ps.join_frame = kNullFrame;
+            ps.gap_last = kNullFrame;
+        } else if (ps.gap_last != kNullFrame) {
+            return s.fail(Errc::value_out_of_range), false;  // only a joined slot has a gap
+        }
+        return true;
+    }
+    if (!serialize_opt_frame(s, ps.gap_last) || !serialize_frame(s, ps.join_frame)) return false;
+    // The gap lies before the join, and a joined player leaves at the earliest just before it joined.
+    if (ps.gap_last >= ps.join_frame || (ps.disconnected && ps.last_frame < ps.join_frame - 1))
+        return s.fail(Errc::value_out_of_range), false;
+    return true;
+}
+
+template <class Stream>
+bool serialize_statuses(Stream& s, Message& m) {
+    if (!serialize_int(s, m.num_status, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxSessionPlayers)))
+        return false;
+    for (std::size_t i = 0; i < m.num_status; ++i) {
+        if (!serialize_status(s, m.status[i])) return false;
+    }
+    return true;
+}
+
+/// A piece of a state: its frame, checksum, encoding, total size, and this chunk's offset and bytes.
+template <class Stream>
+bool serialize_state_piece(Stream& s, Message& m) {
+    if (!serialize_frame(s, m.state_frame)) return false;
+    if (!serialize_uint64(s, m.state_checksum)) return false;
+    if (!serialize_bool(s, m.state_serialized)) return false;
+    const auto max_total = static_cast<std::uint32_t>(kMaxStateBytes);
+    if (!serialize_int(s, m.state_total, 0u, max_total)) return false;
+    if (!serialize_int(s, m.state_offset, 0u, max_total)) return false;
+    if (!wire::serialize_bytes(s, m.state_bytes, kMaxStateChunk)) return false;
+    // The chunk must lie inside the declared total (checked in 64 bits: no overflow).
+    if (std::uint64_t{m.state_offset} + m.state_bytes.size() > m.state_total) {
+        return s.fail(Errc::value_out_of_range), false;
+    }
+    return true;
+}
+
 template <class Stream>
 bool serialize_input_body(Stream& s, Message& m) {
     if (!serialize_opt_frame(s, m.ack)) return false;
     if (!serialize_frame(s, m.sender_frame)) return false;
     if (!serialize_i32(s, m.advantage)) return false;
-    if (!serialize_int(s, m.num_status, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxSessionPlayers)))
-        return false;
-    for (std::size_t i = 0; i < m.num_status; ++i) {
-        PlayerStatus& ps = m.status[i];
-        if (!serialize_bool(s, ps.disconnected)) return false;
-        if (ps.disconnected) {
-            if (!serialize_opt_frame(s, ps.last_frame)) return false;
-        } else if constexpr (Stream::is_reading) {
-            ps.last_frame = kNullFrame;
-        } else if (ps.last_frame != kNullFrame) {
-            return s.fail(Errc::value_out_of_range), false;  // only disconnected players carry a frame
-        }
-    }
+    if (!serialize_statuses(s, m)) return false;
     if (!serialize_bool(s, m.has_checksum)) return false;
     if (m.has_checksum) {
         if (!serialize_frame(s, m.checksum.frame)) return false;
@@ -174,18 +218,19 @@ bool serialize(Stream& s, Message& m) {
             return wire::serialize_enum(s, m.reason, kMaxLeaveReason);
         case MsgType::state_request:
             return serialize_frame(s, m.state_frame);
-        case MsgType::state_chunk: {
-            if (!serialize_frame(s, m.state_frame)) return false;
-            if (!serialize_uint64(s, m.state_checksum)) return false;
-            if (!serialize_bool(s, m.state_serialized)) return false;
-            const auto max_total = static_cast<std::uint32_t>(kMaxStateBytes);
-            if (!serialize_int(s, m.state_total, 0u, max_total)) return false;
-            if (!serialize_int(s, m.state_offset, 0u, max_total)) return false;
-            if (!wire::serialize_bytes(s, m.state_bytes, kMaxStateChunk)) return false;
-            // The chunk must lie inside the declared total (checked in 64 bits: no overflow).
-            if (std::uint64_t{m.state_offset} + m.state_bytes.size() > m.state_total) {
-                return s.fail(Errc::value_out_of_range), false;
-            }
+        case MsgType::state_chunk:
+            return serialize_state_piece(s, m);
+        case MsgType::join_request:
+            return true;
+        case MsgType::join_state: {
+            if (!serialize_int(s, m.join_slot, std::uint8_t{0},
+                               static_cast<std::uint8_t>(kMaxSessionPlayers - 1)))
+                return false;
+            if (!serialize_frame(s, m.join_frame)) return false;
+            if (!serialize_statuses(s, m)) return false;
+            if (!serialize_state_piece(s, m)) return false;
+            // The joiner starts simulating after the state's frame and plays from a later frame.
+            if (m.join_frame <= m.state_frame) return s.fail(Errc::value_out_of_range), false;
             return true;
         }
     }

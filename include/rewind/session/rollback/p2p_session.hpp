@@ -69,6 +69,21 @@ public:
     /// Registers a spectator ahead of time (spectators may also just join by handshaking, up to
     /// max_spectators).
     [[nodiscard]] Status add_spectator(transport::PeerId peer) { return core_.add_spectator(peer); }
+    /// Leaves `slot` empty (neutral input) but lets a newcomer take it during the match (before the first
+    /// update()). A slot whose player left may be taken back while P2PConfig::rejoin is on.
+    [[nodiscard]] Status add_open_slot(int slot) { return core_.add_open_slot(slot); }
+    /// Makes this session join a running match in local `slot` (instead of add_local_player; before the first
+    /// update()): add_remote_player() names every other machine of the match, the first to finish the
+    /// handshake sends the match's state and the frame this player's inputs start at; the session loads it,
+    /// fast-forwards to the others and plays on (running() from then on). Needs serialize(Stream&, State&).
+    [[nodiscard]] Status join_as(int slot) {
+        if constexpr (!StateSerializable<G>) {
+            (void)slot;
+            return Error{Errc::invalid_argument, "joining needs serialize(Stream&, State&)"};
+        } else {
+            return core_.join_as(slot);
+        }
+    }
 
     /// This frame's input for local `slot`; used by the next advance() (a later call replaces it). The
     /// session simulates the input as the peers decode it from the wire.
@@ -259,6 +274,33 @@ private:
         if (s == nullptr) return false;
         out.bytes = state_to_bytes<G>(s->state, out.serialized);
         out.checksum = G::checksum(s->state);
+        return true;
+    }
+    bool saved_bytes(Frame f, detail::StateBytes& out) const override {
+        if constexpr (StateSerializable<G>) {
+            const Frame next = core_.current_frame();
+            if (f < 0 || f > next) return false;
+            const State* s = &state_;
+            if (f != next) {
+                const Saved& sv = saved(f);
+                if (sv.frame != f) return false;
+                hooks::load_state<G>(sv.state, scratch_);
+                s = &scratch_;
+            }
+            out.bytes = state_to_bytes<G>(*s, out.serialized);
+            out.checksum = G::checksum(*s);
+            return out.serialized;
+        } else {
+            (void)f;
+            (void)out;
+            return false;
+        }
+    }
+    bool load_bytes(std::span<const std::uint8_t> bytes, std::uint64_t& checksum) override {
+        State s{};
+        if (!state_from_bytes<G>(bytes, s)) return false;
+        state_ = std::move(s);
+        checksum = G::checksum(state_);
         return true;
     }
     void describe_diff(const DesyncReport& report, std::string& diff) const override {

@@ -31,9 +31,11 @@ enum class MsgType : std::uint8_t {
     goodbye = 7,         ///< the sender leaves (spectator or session closed)
     state_request = 8,   ///< desync forensics: send me your state of `frame` (reliable channel)
     state_chunk = 9,     ///< desync forensics: a piece of that state (reliable channel)
+    join_request = 10,   ///< a joining player asks its sponsor for the match (repeated until answered)
+    join_state = 11,     ///< the sponsor's answer: the join frame and a piece of a confirmed state (reliable)
 };
 /// The largest MsgType value.
-inline constexpr MsgType kMaxMsgType = MsgType::state_chunk;
+inline constexpr MsgType kMaxMsgType = MsgType::join_state;
 
 /// Roles in the handshake.
 enum class Role : std::uint8_t { player = 0, spectator = 1 };
@@ -47,10 +49,14 @@ struct InputStream {
 /// Most inputs one stream carries in one packet.
 inline constexpr std::size_t kMaxInputsPerStream = 256;
 
-/// Disconnect state of one player as the sender sees it.
+/// Disconnect and join state of one player slot as the sender sees it.
 struct PlayerStatus {
     bool disconnected = false;
     Frame last_frame = kNullFrame;  ///< disconnected: its last real input frame (later frames are neutral)
+    /// The frame the slot's current player joined at (kNullFrame: it played from the start); its inputs are
+    /// neutral after gap_last and before join_frame.
+    Frame join_frame = kNullFrame;
+    Frame gap_last = kNullFrame;  ///< joined: the last real input frame of the slot's previous player
     friend bool operator==(const PlayerStatus&, const PlayerStatus&) = default;
 };
 
@@ -90,7 +96,11 @@ struct Message {
     // goodbye
     LeaveReason reason = LeaveReason::left;  ///< why the sender ends the link
 
-    // state_request / state_chunk
+    // join_state (and the status fields of input)
+    std::uint8_t join_slot = 0;  ///< the slot the joiner takes
+    Frame join_frame = 0;        ///< the first frame the joiner's inputs are used in
+
+    // state_request / state_chunk / join_state
     Frame state_frame = 0;
     std::uint64_t state_checksum = 0;
     bool state_serialized = false;          ///< bytes from the game's serialize(State) (else raw memory)

@@ -70,13 +70,20 @@ struct P2PConfig {
     int stall_frames_ahead = 4;            ///< backstop: skip a frame when this far ahead (0 = never)
     int max_spectators = 4;                ///< spectators that may join (0 = no spectators, no history)
     int spectator_history_frames =
-        36'000;                     ///< confirmed input frames kept for spectators (10 min at 60 Hz);
-                                    ///< a spectator further behind than this is dropped (too_far_behind)
-    bool drive_transport = true;    ///< call transport.update(now) inside update()
-    std::uint32_t session_tag = 0;  ///< must match on all peers (e.g. a match id); handshake checks it
-    std::uint64_t seed = 1;         ///< seeds the handshake nonces (pass a real random seed in apps)
-    Logger logger{};                ///< where warnings go
-    ClockFn clock{};                ///< optional nanosecond clock for save/load/step timings
+        36'000;  ///< confirmed input frames kept for spectators (10 min at 60 Hz);
+                 ///< a spectator further behind than this is dropped (too_far_behind)
+    /// Late join and rejoin: a player whose link ended may come back to its slot (and a newcomer take a slot
+    /// opened with add_open_slot()) by state transfer from one peer, the sponsor.
+    bool rejoin = true;
+    int join_margin_frames =
+        15;  ///< frames between the sponsor's decision and the join frame, beyond a round trip
+    Micros join_timeout{3'000'000};  ///< a joined slot with no input this long after the join is given up
+    int join_catch_up_frames = 30;   ///< most frames a joiner fast-forwards in one advance()
+    bool drive_transport = true;     ///< call transport.update(now) inside update()
+    std::uint32_t session_tag = 0;   ///< must match on all peers (e.g. a match id); handshake checks it
+    std::uint64_t seed = 1;          ///< seeds the handshake nonces (pass a real random seed in apps)
+    Logger logger{};                 ///< where warnings go
+    ClockFn clock{};                 ///< optional nanosecond clock for save/load/step timings
 
     /// invalid_config with a description of the first bad value.
     [[nodiscard]] Status validate() const;
@@ -109,6 +116,8 @@ struct SessionEvent {
         spectator_joined,  ///< a spectator (transport `peer`) finished its handshake
         spectator_left,    ///< a spectator (transport `peer`) left or timed out
         input_delay,       ///< the adaptation chose a new input delay for the local inputs: `count` frames
+        player_joined,  ///< `player` joins the running match: its inputs count from `frame` (before: neutral)
+        joined,         ///< this session joined: the state after `frame` was loaded and checked
     };
     Type type = Type::running;
     int player = -1;                                   ///< the player slot concerned, or -1
@@ -211,6 +220,10 @@ struct SessionStats {
     int input_delay_min = 0;                ///< the least it was since running started
     int input_delay_max = 0;                ///< the most it was since running started
     std::uint64_t input_delay_changes = 0;  ///< changes the adaptation made
+    std::uint64_t joins = 0;                ///< players that joined the running match (as this peer saw it)
+    std::uint64_t joins_sponsored = 0;      ///< of them, the ones this peer sent the state to
+    std::uint64_t joins_expired = 0;        ///< joins given up: the joiner's first input never came
+    std::uint64_t catch_up_frames = 0;      ///< joiner: frames fast-forwarded after loading the state
     TimingStats timing{};                   ///< save/load/step time (with a clock)
 };
 

@@ -54,6 +54,8 @@ struct RecordingGame final : GameAccess {
     void keep_snapshot(Frame f) override { kept.push_back(f); }
     void forget_snapshots_after(Frame) override {}
     bool snapshot_bytes(Frame, StateBytes&) const override { return false; }
+    bool saved_bytes(Frame, StateBytes&) const override { return false; }
+    bool load_bytes(std::span<const std::uint8_t>, std::uint64_t&) override { return false; }
     void describe_diff(const rwd::rollback::DesyncReport&, std::string&) const override {}
 };
 

@@ -103,6 +103,10 @@ TEST(RollbackProtocol, EveryTypeRoundTrips) {
         m.state_total = 300;
         m.state_offset = 100;
         m.state_bytes.assign(200, 0xAB);
+        m.join_slot = 3;
+        m.join_frame = 150;  // a joiner plays after the state's frame
+        m.num_status = 2;
+        m.status[1] = PlayerStatus{false, rwd::rollback::kNullFrame, 140, 90};
         const auto bytes = encode(m);
         Message d;
         ASSERT_TRUE(decode_message(bytes, d).ok()) << "type " << t;
@@ -110,6 +114,41 @@ TEST(RollbackProtocol, EveryTypeRoundTrips) {
         EXPECT_EQ(d.sender_nonce, 12345u);
         EXPECT_EQ(encode(d), bytes) << "type " << t;
     }
+}
+
+TEST(RollbackProtocol, JoinStatusesAndTheJoinStateRoundTripAndInvalidOnesAreRefused) {
+    Message m = sample_input_message(3);
+    m.num_status = 3;
+    m.status[0] = PlayerStatus{true, 77, rwd::rollback::kNullFrame, rwd::rollback::kNullFrame};
+    m.status[1] = PlayerStatus{false, rwd::rollback::kNullFrame, 200, rwd::rollback::kNullFrame};
+    m.status[2] = PlayerStatus{true, 260, 200, 150};  // joined at 200 after a gap from 151, left after 260
+    Message d;
+    ASSERT_TRUE(decode_message(encode(m), d).ok());
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(d.status[p], m.status[p]) << "slot " << p;
+
+    std::vector<std::uint8_t> buf(4096);
+    Message bad = m;
+    bad.status[1].gap_last = 200;  // the gap must end before the join
+    EXPECT_FALSE(encode_message(bad, buf).ok());
+    bad = m;
+    bad.status[2].last_frame = 100;  // a joined player cannot leave before it joined
+    EXPECT_FALSE(encode_message(bad, buf).ok());
+    bad = m;
+    bad.status[0].gap_last = 5;  // a gap without a join
+    EXPECT_FALSE(encode_message(bad, buf).ok());
+
+    Message js;
+    js.type = MsgType::join_state;
+    js.join_slot = 2;
+    js.join_frame = 90;
+    js.state_frame = 90;  // the join frame must come after the state's frame
+    js.state_total = 4;
+    js.state_bytes.assign(4, 1);
+    EXPECT_FALSE(encode_message(js, buf).ok());
+    js.join_frame = 91;
+    ASSERT_TRUE(decode_message(encode(js), d).ok());
+    EXPECT_EQ(d.join_slot, 2);
+    EXPECT_EQ(d.join_frame, 91);
 }
 
 TEST(RollbackProtocol, RejectsTruncatedTrailingAndInvalidMessages) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ public:
     virtual void forget_snapshots_after(Frame frame) = 0;
     /// The bytes of the kept state after `frame`; false when none is kept.
     virtual bool snapshot_bytes(Frame frame, StateBytes& out) const = 0;
+    /// The bytes of the state at the start of `frame` while the save ring (or the current state) holds it,
+    /// for a joiner; false when it is gone or the State has no serialize(Stream&, State&).
+    virtual bool saved_bytes(Frame frame, StateBytes& out) const = 0;
+    /// Joiner: replaces the state with `bytes` (from serialize(Stream&, State&)) as the start of frame
+    /// `next`; `checksum` is G::checksum of what was loaded. False when the bytes do not deserialize.
+    virtual bool load_bytes(std::span<const std::uint8_t> bytes, std::uint64_t& checksum) = 0;
     /// Fills report.diff field by field when the game can (report.remote_state has arrived); else leaves it.
     virtual void describe_diff(const DesyncReport& report, std::string& diff) const = 0;
 
@@ -77,6 +84,8 @@ public:
     [[nodiscard]] Status add_local_player(int slot);
     [[nodiscard]] Status add_remote_player(int slot, transport::PeerId peer);
     [[nodiscard]] Status add_spectator(transport::PeerId peer);
+    [[nodiscard]] Status add_open_slot(int slot);
+    [[nodiscard]] Status join_as(int slot);
     /// Takes the encoded input of local `slot` for the next frame.
     [[nodiscard]] Status add_local_input(int slot, const InputBits& bits);
     void update(Micros now);
