@@ -2,6 +2,7 @@
 // charts.
 #include "rollback_model.hpp"
 
+#include "rb_join.hpp"
 #include "rb_match.hpp"
 
 #include <algorithm>
@@ -82,6 +83,40 @@ void add_replay_item(const RbReplayFigures& rp, ModelResult& r) {
         "the file read back replays bit-exactly (every checksum frame, every frame of the first peer) "
         "and seeks land on the straight play's state",
         pass);
+}
+
+// The late-join pass: a newcomer joins at 20 s, a player crashes at 30 s and takes its slot back at 40 s.
+RbJoinFigures add_join_item(const LabOptions& o, const rwd::transport::LinkConfig& up,
+                            const rwd::transport::LinkConfig& down, ModelResult& r) {
+    RbJoinConfig jc;
+    jc.seed = o.seed;
+    jc.tick_rate = o.tick_rate;
+    jc.up = up;
+    jc.down = down;
+    const RbJoinFigures j = run_rb_join_pass(jc);
+    const double stall = std::max(j.join_stall_ms, j.rejoin_stall_ms);
+    const bool pass = j.joined && j.rejoined && j.desyncs == 0 && j.pair_mismatches == 0 &&
+                      j.replay_mismatches == 0 && j.pair_comparisons > 0 && j.replay_comparisons > 0 &&
+                      stall < j.bound_ms;
+    r.verdict.add(
+        "Rollback late join",
+        fmt("join at 20 s, crash 30 s, rejoin 40 s: %s, %llu desyncs, others' longest stall %.0f ms",
+            j.joined && j.rejoined ? "both played" : "a joiner never played",
+            static_cast<unsigned long long>(j.desyncs), stall),
+        fmt("newcomer from frame %d, returning player from frame %d (state %.0f bytes, %llu frames fast-"
+            "forwarded); hashes equal: %llu/%llu pairs, %llu/%llu against a single-process replay of %lld "
+            "frames; longest stall of the others %.0f ms (join) and %.0f ms (rejoin)",
+            j.join_frame, j.rejoin_frame, j.state_bytes, static_cast<unsigned long long>(j.catch_up_frames),
+            static_cast<unsigned long long>(j.pair_comparisons - j.pair_mismatches),
+            static_cast<unsigned long long>(j.pair_comparisons),
+            static_cast<unsigned long long>(j.replay_comparisons - j.replay_mismatches),
+            static_cast<unsigned long long>(j.replay_comparisons), static_cast<long long>(j.frames),
+            j.join_stall_ms, j.rejoin_stall_ms),
+        fmt("both joiners play; 0 desyncs; equal hashes across machines and with the replay; the others "
+            "never stall as long as the join timeout (%.0f ms)",
+            j.bound_ms),
+        pass);
+    return j;
 }
 
 ModelResult run_p2p(const LabOptions& o, bool lockstep) {
@@ -190,6 +225,8 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
                           kMinAdvanced * 100.0),
                       advanced >= kMinAdvanced);
     }
+    RbJoinFigures join;
+    if (!lockstep) join = add_join_item(o, up, down, r);
     if (lockstep)
         r.verdict.add(
             "Lockstep: no rollbacks", fmt("%llu rollbacks", static_cast<unsigned long long>(f.rollbacks)),
@@ -231,6 +268,7 @@ ModelResult run_p2p(const LabOptions& o, bool lockstep) {
             f.simulated_s, f.running_s, f.connect_s, f.wall_s));
 
     r.figures = f;
+    if (!lockstep) r.figures["join"] = join;
     r.figures["links"] = {{"up", describe_link(up)}, {"down", describe_link(down)}};
     const std::string stem = name;
     r.charts.emplace_back(

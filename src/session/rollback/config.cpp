@@ -76,6 +76,8 @@ std::string_view event_name(SessionEvent::Type type) {
             return "player_joined";
         case T::joined:
             return "joined";
+        case T::rewritten:
+            return "rewritten";
     }
     return "unknown";
 }

@@ -54,6 +54,9 @@ public:
     const InputBits& final_bits(int slot, Frame f) const;
     bool confirmed_input(int slot, Frame f, const InputBits*& out) const;
     Frame remote_confirmed() const;
+    /// Whether every live player peer reports `slot`'s player gone too: until then its leave frame may still
+    /// move earlier, and nothing after it counts as confirmed (every peer waits there, inside its window).
+    [[nodiscard]] bool leave_agreed(int slot) const;
     Frame confirmed_frame() const;
     void simulate(Frame f);
     void note_incorrect(int slot, Frame f);
@@ -71,6 +74,8 @@ public:
     /// Sets the local inputs' delay and records it.
     void set_delay(int frames, bool adapted);
     Frame oldest_needed() const { return frame_ - cfg_.max_prediction - 1; }
+    /// The oldest frame whose saved start state the ring still holds: how far back a leave can be rewritten.
+    Frame oldest_saved() const { return frame_ - cfg_.max_prediction - 1 - kLeaveRewriteFrames; }
     SessionStats stats() const;
     std::vector<PeerStatsRb> peer_stats() const;
 
@@ -163,7 +168,8 @@ public:
 
     // late join
     std::array<bool, kMaxSessionPlayers> open_{};             // slots a newcomer may take
-    std::array<Micros, kMaxSessionPlayers> join_deadline_{};  // joined slot: its first input is due by then
+    std::array<Micros, kMaxSessionPlayers> join_deadline_{};  // joined slot holding us up: given up then
+    std::array<bool, kMaxSessionPlayers> join_blocked_{};     // the slot's missing first input holds us up
     std::array<bool, kMaxSessionPlayers> join_waiting_{};     // joined slot without its first input yet
     bool joining_ = false;                                    // this session joins a running match
     int join_slot_ = -1;                                      // the slot it joins in

@@ -35,11 +35,26 @@ bool P2PCore::Impl::confirmed_input(int slot, Frame f, const InputBits*& out) co
 Frame P2PCore::Impl::remote_confirmed() const {
     Frame c = std::numeric_limits<Frame>::max();
     for (int p = 0; p < cfg_.num_players; ++p) {
-        if (slots_[p].kind == PlayerKind::remote && !queues_[p].disconnected()) {
-            c = std::min(c, queues_[p].last_confirmed());
+        if (slots_[p].kind != PlayerKind::remote) continue;
+        const InputQueue& q = queues_[p];
+        if (!q.disconnected()) {
+            c = std::min(c, q.last_confirmed());
+        } else if (!leave_agreed(p)) {
+            c = std::min(c, q.disconnect_frame());
         }
     }
     return c;
+}
+
+bool P2PCore::Impl::leave_agreed(int slot) const {
+    const InputQueue& q = queues_[slot];
+    for (const PeerLink& l : links_) {
+        if (l.remote_role() != Role::player || !l.running() || ((l.remote_players() >> slot) & 1u) != 0)
+            continue;
+        const PlayerStatus& r = l.reported[slot];
+        if (!r.disconnected || r.join_frame != q.join_frame()) return false;
+    }
+    return true;
 }
 
 Frame P2PCore::Impl::confirmed_frame() const {
@@ -70,9 +85,10 @@ void P2PCore::Impl::resolve_rollback() {
     first_incorrect_ = kNullFrame;
     incorrect_link_ = -1;
     if (target >= frame_) return;
-    // The ring holds frames frame_-max_prediction-1 .. frame_-1; a confirmed input can never be older than
-    // that while the prediction window holds, but a remote disconnect report can be: clamp (best effort).
-    target = std::max(target, frame_ - static_cast<Frame>(cfg_.max_prediction + 1));
+    // The ring holds frames oldest_saved() .. frame_-1; a confirmed input can never be older than the
+    // prediction window, and a leave report is rewritten back to the ring's start at most (leave_agreed()
+    // keeps every peer waiting within it until all agree).
+    target = std::max(target, oldest_saved());
     const std::uint64_t t0 = cfg_.clock.now_ns();
     if (!game_.load(target)) return;  // nothing saved for it (cannot happen while the window holds)
     const std::uint64_t t1 = cfg_.clock.now_ns();

@@ -66,7 +66,7 @@ PlayerStatus P2PCore::Impl::status_of(int slot) const {
 }
 
 void P2PCore::Impl::lower_gap(int slot, Frame last) {
-    last = std::max(last, oldest_needed());
+    last = std::max(last, oldest_saved() - 1);
     if (queues_[slot].lower_gap(last)) rewrite_after(slot, last);
 }
 
@@ -103,7 +103,8 @@ void P2PCore::Impl::begin_join(int slot, Frame join, Frame gap_last, Micros now)
         }
     }
     join_waiting_[slot] = true;
-    join_deadline_[slot] = now + cfg_.join_timeout;
+    join_blocked_[slot] = false;
+    (void)now;
     ++stats_.joins;
     SessionEvent e;
     e.type = SessionEvent::Type::player_joined;
@@ -121,11 +122,20 @@ void P2PCore::Impl::expire_joins(Micros now) {
             join_waiting_[p] = false;  // it played (or left)
             continue;
         }
+        // Only the time this peer is held up by the missing joiner counts: the others stall at most
+        // join_timeout for a joiner that never shows up, whatever the state transfer took before.
+        if (frame_ - q.last_confirmed() <= cfg_.max_prediction) {
+            join_blocked_[p] = false;
+            continue;
+        }
+        if (!join_blocked_[p]) {
+            join_blocked_[p] = true;
+            join_deadline_[p] = now + cfg_.join_timeout;
+        }
         if (now < join_deadline_[p]) continue;
-        // The others stall at most this long for a joiner that never shows up: its slot stays neutral.
         join_waiting_[p] = false;
         ++stats_.joins_expired;
-        disconnect_player(p);
+        disconnect_player(p);  // its slot stays neutral from the join frame on
     }
 }
 
@@ -140,12 +150,16 @@ void P2PCore::Impl::handle_join_request(int link, Micros now) {
     if (slot < 0 || slots_[slot].link != link) return;
     const InputQueue& q = queues_[slot];
     if (!q.disconnected() || join_waiting_[slot]) return;  // another sponsor's join is under way
-    // Decide only when every other player reports the slot as this peer sees it: the leave is agreed.
+    // Decide only when every other player reports the slot empty too, in the same join epoch. (Their leave
+    // frames may still differ by the frames a lower report arrived too late to rewrite: the joiner takes this
+    // peer's, and the checksum tags keep such timelines apart.)
     const PlayerStatus mine = status_of(slot);
     for (std::size_t i = 0; i < links_.size(); ++i) {
         const PeerLink& o = links_[i];
         if (static_cast<int>(i) == link || o.remote_role() != Role::player || !o.running()) continue;
-        if (!(o.reported[slot] == mine)) return;  // the joiner asks again
+        const PlayerStatus& theirs = o.reported[slot];
+        if (theirs.disconnected != mine.disconnected || theirs.join_frame != mine.join_frame)
+            return;  // the joiner asks again
     }
     // The state: the newest checksummed confirmed frame (every peer compares the joiner's checksum of it),
     // else the newest confirmed one. Every slot's leave must lie at or before it (no one else has the

@@ -242,7 +242,7 @@ void P2PCore::Impl::handle_link_events(int link) {
 void P2PCore::Impl::apply_disconnect(int slot, Frame last) {
     InputQueue& q = queues_[slot];
     // We cannot un-confirm more than the save ring covers; and a report can only lower what we know.
-    last = std::min(std::max(last, oldest_needed()),
+    last = std::min(std::max(last, oldest_saved() - 1),
                     q.disconnected() ? q.disconnect_frame() : q.last_confirmed());
     if (q.join_frame() != kNullFrame)
         last = std::max(last, q.join_frame() - 1);  // a joiner leaves after its gap
@@ -256,7 +256,14 @@ void P2PCore::Impl::apply_disconnect(int slot, Frame last) {
 void P2PCore::Impl::rewrite_after(int slot, Frame last) {
     if (last + 1 < frame_) note_incorrect(slot, last + 1);
     // Everything confirmed after `last` is recomputed with neutral input: forget checksums and history of it.
-    if (checked_through_ > last) checked_through_ = last;
+    if (checked_through_ > last) {
+        checked_through_ = last;
+        SessionEvent e;
+        e.type = SessionEvent::Type::rewritten;
+        e.player = slot;
+        e.frame = last + 1;
+        push_event(e);
+    }
     while (!local_reports_.empty() && local_reports_.back().frame > last) local_reports_.pop_back();
     game_.forget_snapshots_after(last);
     if (history_end() > last + 1) {

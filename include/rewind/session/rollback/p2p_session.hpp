@@ -49,7 +49,7 @@ public:
     /// A session; `config` must validate (use create() to check).
     P2PSession(transport::Transport& transport, const P2PConfig& config, const State& initial)
         : state_(initial),
-          ring_(static_cast<std::size_t>(config.max_prediction) + 1),
+          ring_(static_cast<std::size_t>(config.max_prediction) + 1 + kLeaveRewriteFrames),
           game_inputs_(static_cast<std::size_t>(G::kMaxPlayers), Input{}),
           clock_(config.clock),
           num_players_(config.num_players),
@@ -317,7 +317,7 @@ private:
     }
 
     State state_;
-    std::vector<Saved> ring_;         // the state at the start of each of the last max_prediction+1 frames
+    std::vector<Saved> ring_;         // the state at the start of each of the last max_prediction+1+16 frames
     std::vector<Kept> snapshots_;     // states after the newest checksummed frames, for forensics
     mutable State scratch_{};         // a saved state loaded to be checksummed (save/load hooks only)
     std::vector<Input> game_inputs_;  // scratch: one input per game slot for G::step

@@ -23,6 +23,10 @@ inline constexpr int kMaxSessionPlayers = 8;
 inline constexpr std::size_t kMaxInputBytes = 64;
 /// Largest prediction window; the input rings hold many times this.
 inline constexpr int kMaxPredictionWindow = 32;
+/// Frames the save ring keeps beyond the prediction window, so that a player's leave reported up to this many
+/// frames earlier than this peer saw it can still be rewritten (every peer waits at its own leave frame plus
+/// the window until all agree).
+inline constexpr int kLeaveRewriteFrames = 16;
 /// Largest input delay in frames.
 inline constexpr int kMaxInputDelay = 30;
 
@@ -77,13 +81,14 @@ struct P2PConfig {
     bool rejoin = true;
     int join_margin_frames =
         15;  ///< frames between the sponsor's decision and the join frame, beyond a round trip
-    Micros join_timeout{3'000'000};  ///< a joined slot with no input this long after the join is given up
-    int join_catch_up_frames = 30;   ///< most frames a joiner fast-forwards in one advance()
-    bool drive_transport = true;     ///< call transport.update(now) inside update()
-    std::uint32_t session_tag = 0;   ///< must match on all peers (e.g. a match id); handshake checks it
-    std::uint64_t seed = 1;          ///< seeds the handshake nonces (pass a real random seed in apps)
-    Logger logger{};                 ///< where warnings go
-    ClockFn clock{};                 ///< optional nanosecond clock for save/load/step timings
+    /// A joined slot whose first input has held this peer at the prediction window this long is given up.
+    Micros join_timeout{3'000'000};
+    int join_catch_up_frames = 30;  ///< most frames a joiner fast-forwards in one advance()
+    bool drive_transport = true;    ///< call transport.update(now) inside update()
+    std::uint32_t session_tag = 0;  ///< must match on all peers (e.g. a match id); handshake checks it
+    std::uint64_t seed = 1;         ///< seeds the handshake nonces (pass a real random seed in apps)
+    Logger logger{};                ///< where warnings go
+    ClockFn clock{};                ///< optional nanosecond clock for save/load/step timings
 
     /// invalid_config with a description of the first bad value.
     [[nodiscard]] Status validate() const;
@@ -118,6 +123,8 @@ struct SessionEvent {
         input_delay,       ///< the adaptation chose a new input delay for the local inputs: `count` frames
         player_joined,  ///< `player` joins the running match: its inputs count from `frame` (before: neutral)
         joined,         ///< this session joined: the state after `frame` was loaded and checked
+        rewritten,      ///< a player's leave was agreed earlier than this peer saw it: confirmed frames from
+                        ///< `frame` on were simulated again (read their state and checksums anew)
     };
     Type type = Type::running;
     int player = -1;                                   ///< the player slot concerned, or -1

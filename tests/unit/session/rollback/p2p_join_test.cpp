@@ -102,7 +102,14 @@ public:
             m.session->update(now_);
         }
         SessionEvent e;
-        while (m.session->poll_event(e)) m.events.push_back(e);
+        while (m.session->poll_event(e)) {
+            m.events.push_back(e);
+            if (e.type == SessionEvent::Type::rewritten && e.frame <= m.checked) {  // collect them anew
+                m.checksums.erase(m.checksums.lower_bound(e.frame), m.checksums.end());
+                m.inputs.erase(m.inputs.lower_bound(e.frame), m.inputs.end());
+                m.checked = e.frame - 1;
+            }
+        }
         for (Frame f = m.checked + 1; f <= m.session->confirmed_frame(); ++f) {
             std::uint64_t cs = 0;
             if (m.session->frame_checksum(f, cs)) m.checksums[f] = cs;
