@@ -39,8 +39,9 @@ Status P2PConfig::validate() const {
     if (spectator_history_frames < max_prediction + 2 || spectator_history_frames > 100'000'000) {
         return Error{Errc::invalid_config, "spectator_history_frames must be max_prediction+2 .. 100000000"};
     }
-    if (join_margin_frames < 0 || join_margin_frames > 600)
-        return Error{Errc::invalid_config, "join_margin_frames must be 0..600"};
+    // The peers' input rings (256 frames) must hold the joiner's first needed frame until its ack arrives.
+    if (join_margin_frames < 0 || join_margin_frames > 60)
+        return Error{Errc::invalid_config, "join_margin_frames must be 0..60"};
     if (join_timeout <= Micros{0}) return Error{Errc::invalid_config, "join_timeout must be positive"};
     if (join_catch_up_frames < 1 || join_catch_up_frames > 1000)
         return Error{Errc::invalid_config, "join_catch_up_frames must be 1..1000"};

@@ -103,6 +103,8 @@ public:
     void finish_join(int link, const Message& msg, Micros now);
     /// Joiner: advance() before its first input is due: simulates towards the peers' frame.
     AdvanceResult catch_up(Micros now);
+    /// Joiner: gives up (an event, a log line, goodbye to everyone).
+    void fail_join(Micros now, const char* why);
     /// Joiner: asks the sponsor (the first synchronized link) until the state arrives.
     void poll_join(Micros now);
     /// A joined slot whose player never sent its first input within join_timeout is given up.

@@ -49,8 +49,9 @@ Frame P2PCore::Impl::remote_confirmed() const {
 bool P2PCore::Impl::leave_agreed(int slot) const {
     const InputQueue& q = queues_[slot];
     for (const PeerLink& l : links_) {
-        if (l.remote_role() != Role::player || !l.running() || ((l.remote_players() >> slot) & 1u) != 0)
-            continue;
+        if (l.remote_role() != Role::player || !l.running() || !l.ack_known ||
+            ((l.remote_players() >> slot) & 1u) != 0)
+            continue;  // (a joiner reports nothing before its first input)
         const PlayerStatus& r = l.reported[slot];
         if (!r.disconnected || r.join_frame != q.join_frame()) return false;
     }

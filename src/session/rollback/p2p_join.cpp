@@ -20,9 +20,8 @@ bool P2PCore::Impl::slot_open_for_join(int slot) const {
     if (slot < 0 || slot >= cfg_.num_players) return false;
     const Slot& s = slots_[slot];
     if (s.kind == PlayerKind::local) return false;
-    if (s.link >= 0 && links_[s.link].state() != PeerLink::State::disconnected &&
-        !(links_[s.link].joiner && links_[s.link].remote_players() == (1u << slot)))
-        return false;  // its player is still here
+    if (s.link >= 0 && links_[s.link].state() != PeerLink::State::disconnected)
+        return false;  // its player (or a joiner that handshook first) is here
     const InputQueue& q = queues_[slot];
     if (s.kind == PlayerKind::none) return open_[slot];
     if (q.disconnected()) return cfg_.rejoin || open_[slot];
@@ -39,11 +38,16 @@ bool P2PCore::Impl::accept_joiner(transport::PeerId peer, const Message& msg, Mi
     PeerLink link(peer, Role::player, mask, false, link_params(local_mask()), nonce_, rng_.next_u64(), now);
     link.ack_known = false;  // it tells us in its first input message where its state starts
     link.joiner = true;
-    int index = slots_[slot].link;
-    if (index >= 0 && links_[index].state() == PeerLink::State::disconnected) {
-        links_[index] = link;  // the entry of the slot's previous player: bounded however often it rejoins
-    } else if (index >= 0 && links_[index].joiner && links_[index].peer() == peer) {
-        return false;  // its link exists: a stale handshake
+    // Reuse the ended link of a machine that played this slot alone: bounded however often the slot changes
+    // hands (a machine that played several slots keeps its entry, so its other slots stay routed).
+    int index = -1;
+    for (std::size_t i = 0; i < links_.size() && index < 0; ++i) {
+        if (links_[i].state() == PeerLink::State::disconnected && links_[i].remote_role() == Role::player &&
+            links_[i].remote_players() == mask)
+            index = static_cast<int>(i);
+    }
+    if (index >= 0) {
+        links_[index] = link;
     } else {
         links_.push_back(link);
         index = static_cast<int>(links_.size()) - 1;
@@ -73,7 +77,12 @@ void P2PCore::Impl::lower_gap(int slot, Frame last) {
 void P2PCore::Impl::apply_status(int slot, const PlayerStatus& st, Micros now) {
     const Slot& s = slots_[slot];
     InputQueue& q = queues_[slot];
-    if (s.kind == PlayerKind::local) return;
+    if (s.kind == PlayerKind::local) {
+        // The others gave this session's join up (its first input came too late): it cannot play on alone.
+        if (joining_ && join_done_ && slot == join_slot_ && st.join_frame == join_frame_ && st.disconnected)
+            fail_join(now, "the others gave the join up");
+        return;
+    }
     if (s.kind == PlayerKind::none && !(open_[slot] && st.join_frame != kNullFrame)) return;  // an empty slot
     if (st.join_frame != kNullFrame && st.join_frame > q.join_frame()) {
         if (!cfg_.rejoin && !open_[slot]) return;  // this match lets nobody in that slot
@@ -156,7 +165,8 @@ void P2PCore::Impl::handle_join_request(int link, Micros now) {
     const PlayerStatus mine = status_of(slot);
     for (std::size_t i = 0; i < links_.size(); ++i) {
         const PeerLink& o = links_[i];
-        if (static_cast<int>(i) == link || o.remote_role() != Role::player || !o.running()) continue;
+        if (static_cast<int>(i) == link || o.remote_role() != Role::player || !o.running() || !o.ack_known)
+            continue;  // (a joiner that has not sent its first input reports nothing yet)
         const PlayerStatus& theirs = o.reported[slot];
         if (theirs.disconnected != mine.disconnected || theirs.join_frame != mine.join_frame)
             return;  // the joiner asks again
@@ -167,7 +177,7 @@ void P2PCore::Impl::handle_join_request(int link, Micros now) {
     StateBytes sb;
     Frame after = kNullFrame;
     if (!local_reports_.empty() &&
-        checked_through_ - local_reports_.back().frame < InputQueue::kCapacity / 2 &&
+        frame_ - local_reports_.back().frame < 64 &&  // the peers' input rings must still hold S + 1
         game_.snapshot_bytes(local_reports_.back().frame, sb) && sb.serialized) {
         after = local_reports_.back().frame;
     } else {
@@ -178,9 +188,11 @@ void P2PCore::Impl::handle_join_request(int link, Micros now) {
     if (sb.bytes.size() > kMaxStateBytes) return;
     for (int p = 0; p < cfg_.num_players; ++p) {
         const PlayerStatus st = status_of(p);
-        if (p != slot && ((st.disconnected && st.last_frame > after) ||
-                          (st.join_frame != kNullFrame && st.gap_last > after)))
-            return;  // a newer checksummed frame comes soon
+        if ((st.disconnected && st.last_frame > after) ||
+            (st.join_frame != kNullFrame && st.gap_last > after))
+            return;  // no one else has the inputs of a player who left after S: a newer frame comes soon
+        if (st.disconnected && slots_[p].kind == PlayerKind::remote && !leave_agreed(p))
+            return;  // the leave may still move earlier, before S
     }
     // The join frame lies after every input this peer has sent: a peer that holds our input of a frame got
     // the join with it (statuses ride in the same message, before the inputs), so no one confirmed it with
@@ -265,8 +277,8 @@ void P2PCore::Impl::finish_join(int link, const Message& msg, Micros now) {
     std::uint64_t loaded = 0;
     if (!game_.load_bytes(transfer_bytes_, loaded)) {
         ++links_[link].malformed;
-        cfg_.logger.log(LogLevel::error, "join: the sponsor's state does not deserialize");
-        loaded = ~msg.state_checksum;  // reported below as a mismatch: never silent
+        fail_join(now, "the sponsor's state does not deserialize");
+        return;
     }
     const Frame after = transfer_frame_;
     const Frame next = after + 1;
@@ -341,6 +353,18 @@ void P2PCore::Impl::finish_join(int link, const Message& msg, Micros now) {
     }
     transfer_bytes_.clear();
     transfer_bytes_.shrink_to_fit();
+}
+
+void P2PCore::Impl::fail_join(Micros now, const char* why) {
+    if (closed_) return;
+    logf(cfg_.logger, LogLevel::error, "join of slot %d failed: %s", join_slot_, why);
+    SessionEvent e;
+    e.type = SessionEvent::Type::disconnected;  // this session's own player is out of the match
+    e.player = join_slot_;
+    e.frame = join_frame_ - 1;
+    e.reason = LeaveReason::left;
+    push_event(e);
+    close(now);
 }
 
 Frame P2PCore::Impl::catch_up_target() const {

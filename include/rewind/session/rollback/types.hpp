@@ -80,7 +80,7 @@ struct P2PConfig {
     /// opened with add_open_slot()) by state transfer from one peer, the sponsor.
     bool rejoin = true;
     int join_margin_frames =
-        15;  ///< frames between the sponsor's decision and the join frame, beyond a round trip
+        15;  ///< (0..60) frames between the sponsor's decision and the join frame, beyond a round trip
     /// A joined slot whose first input has held this peer at the prediction window this long is given up.
     Micros join_timeout{3'000'000};
     int join_catch_up_frames = 30;  ///< most frames a joiner fast-forwards in one advance()

@@ -213,6 +213,14 @@ TEST_P(JoinAndRejoin, EveryMachineAgreesAndTheOthersNeverStallLong) {
     EXPECT_GT(c.checksums.size(), 100u);
     EXPECT_EQ(a.session->stats().joins_sponsored + b.session->stats().joins_sponsored, 1u);
 
+    // A stranger with the session tag cannot take slot 2 while its player is there.
+    Machine& x = w.add(2, "x");
+    w.join(x, {&a, &b});
+    w.run(2_s);
+    EXPECT_FALSE(x.session->running()) << "a stranger took a slot in use";
+    EXPECT_EQ(a.count(SessionEvent::Type::player_joined), 1u);
+    x.alive = false;
+
     // b crashes; a and c play on with slot 1 neutral; b comes back from a new address and takes slot 1 back.
     b.alive = false;
     w.run(4_s);
