@@ -92,7 +92,7 @@ public:
     /// Moves the start of a joined slot's gap earlier (within the save ring) and re-simulates.
     void lower_gap(int slot, Frame last);
     /// Starts the join of `slot` at frame `join` after the previous player's last frame `gap_last`.
-    void begin_join(int slot, Frame join, Frame gap_last, Micros now);
+    void begin_join(int slot, Frame join, Frame gap_last);
     /// The status this session sends for `slot`.
     [[nodiscard]] PlayerStatus status_of(int slot) const;
     /// Sponsor: answers a join request (decides the join frame, sends the state).

@@ -86,7 +86,7 @@ void P2PCore::Impl::apply_status(int slot, const PlayerStatus& st, Micros now) {
     if (s.kind == PlayerKind::none && !(open_[slot] && st.join_frame != kNullFrame)) return;  // an empty slot
     if (st.join_frame != kNullFrame && st.join_frame > q.join_frame()) {
         if (!cfg_.rejoin && !open_[slot]) return;  // this match lets nobody in that slot
-        begin_join(slot, st.join_frame, st.gap_last, now);
+        begin_join(slot, st.join_frame, st.gap_last);
         if (q.join_frame() != st.join_frame) return;  // refused (cannot happen with a valid status)
     } else if (st.join_frame != q.join_frame()) {
         // A report from before the newest join: only what it says about the previous player's leave counts.
@@ -97,7 +97,7 @@ void P2PCore::Impl::apply_status(int slot, const PlayerStatus& st, Micros now) {
     if (st.disconnected && s.kind == PlayerKind::remote) apply_disconnect(slot, st.last_frame);
 }
 
-void P2PCore::Impl::begin_join(int slot, Frame join, Frame gap_last, Micros now) {
+void P2PCore::Impl::begin_join(int slot, Frame join, Frame gap_last) {
     InputQueue& q = queues_[slot];
     if (!q.disconnected() || gap_last < q.disconnect_frame()) apply_disconnect(slot, gap_last);
     if (!q.rejoin(join)) return;
@@ -113,7 +113,6 @@ void P2PCore::Impl::begin_join(int slot, Frame join, Frame gap_last, Micros now)
     }
     join_waiting_[slot] = true;
     join_blocked_[slot] = false;
-    (void)now;
     ++stats_.joins;
     SessionEvent e;
     e.type = SessionEvent::Type::player_joined;
@@ -200,7 +199,7 @@ void P2PCore::Impl::handle_join_request(int link, Micros now) {
     const auto rtt_frames = static_cast<Frame>(std::ceil(l.ping().seconds() / cfg_.frame_duration.seconds()));
     const Frame join =
         std::max(last_local_frame_, frame_ + delay_) + 1 + rtt_frames + cfg_.join_margin_frames;
-    begin_join(slot, join, q.disconnect_frame(), now);
+    begin_join(slot, join, q.disconnect_frame());
     if (queues_[slot].join_frame() != join) return;
     l.join_answered = true;
     l.remote_ack = after;  // the joiner's queues start after the state
@@ -316,9 +315,7 @@ void P2PCore::Impl::finish_join(int link, const Message& msg, Micros now) {
             if (q.last_confirmed() < after) q.start_at(next);
         }
         if (st.disconnected) (void)q.disconnect(st.last_frame);
-        if (p != join_slot_ && (st.disconnected || st.join_frame > after) && slots_[p].link >= 0 &&
-            st.disconnected)
-            links_[slots_[p].link].disconnect();
+        if (p != join_slot_ && st.disconnected && slots_[p].link >= 0) links_[slots_[p].link].disconnect();
     }
     // Nothing of ours was sent before the join frame: every peer has it all up to there.
     for (PeerLink& pl : links_) {
