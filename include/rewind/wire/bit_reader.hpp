@@ -6,6 +6,7 @@
 #include <span>
 
 #include <rewind/core/result.hpp>
+#include <rewind/wire/detail/always_inline.hpp>
 
 namespace rwd::wire {
 
@@ -20,7 +21,7 @@ public:
 
     /// Reads `bits` bits (0..32) into `out`. Returns false, leaving `out` unchanged, on any error:
     /// Errc::end_of_data past the end, Errc::invalid_argument for bad `bits`, or an earlier error.
-    [[nodiscard]] bool read_bits(int bits, std::uint32_t& out) noexcept {
+    [[nodiscard]] RWD_ALWAYS_INLINE bool read_bits(int bits, std::uint32_t& out) noexcept {
         if (error_ != Errc::ok) return false;
         if (bits < 0 || bits > 32) {
             error_ = Errc::invalid_argument;

@@ -6,6 +6,7 @@
 #include <span>
 
 #include <rewind/core/result.hpp>
+#include <rewind/wire/detail/always_inline.hpp>
 
 namespace rwd::wire {
 
@@ -21,19 +22,24 @@ public:
 
     /// Appends the low `bits` bits of `value` (bits in 0..32; 0 is a no-op; higher bits of value are
     /// ignored). Sets Errc::out_of_space if the field does not fit, Errc::invalid_argument for bad `bits`.
-    void write_bits(std::uint32_t value, int bits) noexcept {
+    RWD_ALWAYS_INLINE void write_bits(std::uint32_t value, int bits) noexcept {
         if (error_ != Errc::ok) return;
         if (bits < 0 || bits > 32) {
             error_ = Errc::invalid_argument;
             return;
         }
-        if (bits == 0) return;
+        (void)put_bits(static_cast<std::uint32_t>(value & ((std::uint64_t{1} << bits) - 1)), bits);
+    }
+    /// The unchecked core of write_bits() for callers that validated their field: `bits` in 0..32 and
+    /// `value` below 2^bits. Returns false (Errc::out_of_space, sticky) if the field does not fit; assumes
+    /// no earlier error.
+    [[nodiscard]] RWD_ALWAYS_INLINE bool put_bits(std::uint32_t value, int bits) noexcept {
         if (static_cast<std::size_t>(bits) > capacity_bits_ - bits_written_) {
             error_ = Errc::out_of_space;
-            return;
+            return false;
         }
-        const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-        scratch_ |= (std::uint64_t{value} & mask) << scratch_bits_;
+        if (bits == 0) return true;
+        scratch_ |= std::uint64_t{value} << scratch_bits_;
         scratch_bits_ += bits;
         bits_written_ += static_cast<std::size_t>(bits);
         if (scratch_bits_ >= 32) {
@@ -43,6 +49,7 @@ public:
             scratch_ >>= 32;
             scratch_bits_ -= 32;
         }
+        return true;
     }
 
     /// Stores the pending partial word (the unused high bits of the last byte are zero). Idempotent:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <rewind/core/result.hpp>
+#include <rewind/wire/detail/always_inline.hpp>
 #include <rewind/wire/quantize.hpp>
 #include <rewind/wire/quat.hpp>
 #include <rewind/wire/stream.hpp>
@@ -37,7 +38,7 @@ namespace detail {
 
 /// 0..64 bits of a uint64, low 32 bits first. Writing a value that does not fit fails.
 template <BitStream Stream>
-bool serialize_u64_bits(Stream& s, std::uint64_t& v, int bits) {
+RWD_ALWAYS_INLINE bool serialize_u64_bits(Stream& s, std::uint64_t& v, int bits) {
     if (!s.ok()) return false;
     if (bits < 0 || bits > 64) return s.fail(Errc::invalid_argument), false;
     if constexpr (!Stream::is_reading) {
@@ -148,14 +149,14 @@ bool serialize_byte_container(Stream& s, Container& v, std::size_t max_len) {
 
 /// `bits` raw bits (0..32).
 template <BitStream Stream>
-bool serialize_bits(Stream& s, std::uint32_t& v, int bits) {
+RWD_ALWAYS_INLINE bool serialize_bits(Stream& s, std::uint32_t& v, int bits) {
     s.serialize_bits(v, bits);
     return s.ok();
 }
 
 /// One bit.
 template <BitStream Stream>
-bool serialize_bool(Stream& s, bool& v) {
+RWD_ALWAYS_INLINE bool serialize_bool(Stream& s, bool& v) {
     std::uint32_t bit = 0;
     if constexpr (!Stream::is_reading) bit = v ? 1u : 0u;
     if (!s.serialize_bits(bit, 1)) return false;
@@ -167,10 +168,25 @@ bool serialize_bool(Stream& s, bool& v) {
 /// max - min, or writing a value outside [min, max], fails with Errc::value_out_of_range; min > max
 /// fails with Errc::invalid_argument.
 template <BitStream Stream, std::integral T>
-requires(!std::same_as<T, bool>) bool serialize_int(Stream& s, T& v, std::type_identity_t<T> min,
-                                                    std::type_identity_t<T> max) {
+requires(!std::same_as<T, bool>) RWD_ALWAYS_INLINE
+    bool serialize_int(Stream& s, T& v, std::type_identity_t<T> min, std::type_identity_t<T> max) {
     if (!s.ok()) return false;
     if (max < min) return s.fail(Errc::invalid_argument), false;
+    if constexpr (sizeof(T) <= 4) {
+        // At most 32 bits: one stream call, no 64-bit split (the same bits as the general path below).
+        const std::uint32_t range = static_cast<std::uint32_t>(max) - static_cast<std::uint32_t>(min);
+        std::uint32_t offset = 0;
+        if constexpr (!Stream::is_reading) {
+            if (v < min || v > max) return s.fail(Errc::value_out_of_range), false;
+            offset = static_cast<std::uint32_t>(v) - static_cast<std::uint32_t>(min);
+        }
+        if (!s.serialize_bits(offset, bits_required(range))) return false;
+        if constexpr (Stream::is_reading) {
+            if (offset > range) return s.fail(Errc::value_out_of_range), false;
+            v = static_cast<T>(static_cast<std::uint32_t>(min) + offset);
+        }
+        return true;
+    }
     // Unsigned arithmetic modulo 2^64 gives the right offset for signed and unsigned T alike.
     const std::uint64_t range = static_cast<std::uint64_t>(max) - static_cast<std::uint64_t>(min);
     std::uint64_t offset = 0;

@@ -8,6 +8,7 @@
 #include <rewind/core/result.hpp>
 #include <rewind/wire/bit_reader.hpp>
 #include <rewind/wire/bit_writer.hpp>
+#include <rewind/wire/detail/always_inline.hpp>
 
 namespace rwd::wire {
 
@@ -31,12 +32,11 @@ public:
 
     /// Writes `value` in `bits` bits (0..32). A value with bits set above `bits` is a programmer error
     /// and fails with Errc::value_out_of_range; a full buffer fails with Errc::out_of_space.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
+    RWD_ALWAYS_INLINE bool serialize_bits(std::uint32_t& value, int bits) noexcept {
         if (error_ != Errc::ok) return false;
         if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
         if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
-        writer_.write_bits(value, bits);
-        if (!writer_.ok()) return fail(writer_.error()), false;
+        if (!writer_.put_bits(value, bits)) return fail(Errc::out_of_space), false;
         return true;
     }
 
@@ -78,7 +78,7 @@ public:
     explicit ReadStream(std::span<const std::uint8_t> data) noexcept : reader_(data) {}
 
     /// Reads `bits` bits (0..32) into `value`; Errc::end_of_data past the end.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
+    RWD_ALWAYS_INLINE bool serialize_bits(std::uint32_t& value, int bits) noexcept {
         if (error_ != Errc::ok) return false;
         if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
         std::uint32_t v = 0;
@@ -119,7 +119,7 @@ public:
     MeasureStream() noexcept = default;
 
     /// Counts `bits` bits (0..32); rejects values as WriteStream would.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
+    RWD_ALWAYS_INLINE bool serialize_bits(std::uint32_t& value, int bits) noexcept {
         if (error_ != Errc::ok) return false;
         if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
         if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
