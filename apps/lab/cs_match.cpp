@@ -75,6 +75,7 @@ Match::Match(const PassConfig& config)
     cs::ClientConfig cc;
     cc.tick_rate_hz = cfg_.tick_rate;
     cc.correction_log_size = 4096;
+    cc.predict_remote_inputs = cfg_.predict_remote_inputs;
     seats_.reserve(static_cast<std::size_t>(cfg_.players));
     for (int i = 0; i < cfg_.players; ++i) {
         rwd::transport::Address a{"client" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};

@@ -38,6 +38,7 @@ struct PassConfig {
     int max_rewind_ms = kPerClientRewind;  ///< a fixed server lag-compensation cap, or per client
     int late_input_replay_ticks = 8;       ///< ServerConfig::late_input_replay_ticks (0: repeats stand)
     int max_compensated_rtt_ms = 250;      ///< LagCompensationConfig::max_compensated_rtt
+    bool predict_remote_inputs = true;     ///< ClientConfig::predict_remote_inputs
     rwd::transport::LinkConfig up;         ///< client -> server
     rwd::transport::LinkConfig down;       ///< server -> client
     BotMode bots = BotMode::fight;         ///< who drives the players

@@ -35,6 +35,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.max_rewind_ms = o.max_rewind_ms;
     base.late_input_replay_ticks = o.late_input_replay_ticks;
     base.max_compensated_rtt_ms = o.max_compensated_rtt_ms;
+    base.predict_remote_inputs = !o.neutral_remote_inputs;
     base.sealed = o.encrypt;
     if (o.snapshot_budget >= 0) {
         base.snapshots.budget_bytes = o.snapshot_budget;

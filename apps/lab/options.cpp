@@ -136,6 +136,9 @@ void add_options(CLI::App& app, LabOptions& o) {
                    "ticks back the server still applies a late input by replaying them, 0..16 (0: the "
                    "repeated input stands, the previous behaviour)")
         ->capture_default_str();
+    app.add_flag("--neutral-remote-inputs", o.neutral_remote_inputs,
+                 "clients predict remote players with a default input (standing still) instead of the "
+                 "arena's remote_input() guess (running on at their velocity): the behaviour before it");
     app.add_flag("--encrypt", o.encrypt,
                  "client-server passes as a production server runs them: connect tokens, and every packet "
                  "after the hello encrypted and authenticated (18 bytes more each; seeded keys)");

@@ -42,9 +42,10 @@ struct LabOptions {
     double frame_jitter = 0.25;            ///< each frame lasts 1/fps times a uniform factor in [1-j, 1+j]
     int max_rewind_ms = kPerClientRewind;  ///< a fixed lag-compensation cap, or each client's own latency
     int late_input_replay_ticks = 8;       ///< how far back the server replays a late input (0: never)
-    bool encrypt = false;              ///< client-server passes with connect tokens and every packet sealed
-    int max_compensated_rtt_ms = 250;  ///< RTT compensated in full (LagCompensationConfig; 250 there)
-    int snapshot_budget = -1;          ///< snapshot byte budget (-1: the lab's default; 0: none)
+    bool encrypt = false;                ///< client-server passes with connect tokens and every packet sealed
+    int max_compensated_rtt_ms = 250;    ///< RTT compensated in full (LagCompensationConfig; 250 there)
+    bool neutral_remote_inputs = false;  ///< clients predict remote players standing still (the old way)
+    int snapshot_budget = -1;            ///< snapshot byte budget (-1: the lab's default; 0: none)
     std::string snapshot_codec =
         "range";  ///< entity coding: range, range-untrained, predicted (bit-packed) or plain (previous)
     std::string profile = "checklist";  ///< base link profile for both directions ("none": a perfect link)

@@ -169,6 +169,16 @@ concept ReplicatedGame = ServerGame<G> && requires {
     { G::player_entity(slot) } -> std::convertible_to<std::uint32_t>;
 };
 
+/// Optional hook of a ReplicatedGame: `remote_input(const State&, slot) -> Input`, the input a client's
+/// prediction gives the remote player in `slot` for the tick about to be predicted from that state (the
+/// client never knows the others' real inputs). A good guess keeps what the player was doing (the arena
+/// holds the stick along its velocity), so the local player's contacts with the others come out where the
+/// server has them. Without it remote players are predicted with a default Input (standing still).
+template <class G>
+concept HasRemoteInput = requires(const typename G::State& s, int slot) {
+    { G::remote_input(s, slot) } -> std::same_as<typename G::Input>;
+};
+
 /// Optional hook of a ReplicatedGame: `interpolate(a, b, float t)` for t in [0, 1], what remote entities are
 /// drawn at between two snapshots. Without it an entity holds the newer snapshot's value
 /// (rwd::lerp_linear() helps with linear fields).

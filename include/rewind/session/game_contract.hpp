@@ -163,6 +163,10 @@ consteval bool replicated_game() {
         !requires { &G::position_error_q; } || HasPositionError<G>,
         "rewind: position_error_q has the wrong signature: `static std::int64_t position_error_q(const "
         "EntitySnapshot&, const EntitySnapshot&)` (docs/GUIDE.md, \"Optional hooks\")");
+    static_assert(
+        !requires { &G::remote_input; } || HasRemoteInput<G>,
+        "rewind: remote_input has the wrong signature: `static Input remote_input(const State&, int slot)` "
+        "(docs/GUIDE.md, \"Optional hooks\")");
     return ReplicatedGame<G>;
 }
 

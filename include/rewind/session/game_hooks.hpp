@@ -147,6 +147,15 @@ std::int64_t position_error_q(const typename G::EntitySnapshot& a, const typenam
         return (void)a, (void)b, 0;
 }
 
+/// The input a client predicts for the remote player in `slot`: G::remote_input(), else a default Input.
+template <ReplicatedGame G>
+typename G::Input remote_input(const typename G::State& s, int slot) {
+    if constexpr (HasRemoteInput<G>)
+        return G::remote_input(s, slot);
+    else
+        return (void)s, (void)slot, typename G::Input{};
+}
+
 /// Where an entity is drawn, in metres: G::render_position_m(), else the origin (no smoothing then).
 template <ReplicatedGame G>
 std::array<double, 3> render_position_m(const typename G::EntitySnapshot& e) {

@@ -1,7 +1,9 @@
-// Replication prediction: predict_entity() matches step() wherever an entity runs on with no surprise.
+// Replication prediction: predict_entity() matches step() wherever an entity runs on with no surprise, and
+// remote_input() keeps a remote player running as it ran.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,47 @@ TEST(Prediction, NoTicksPredictsNothingAndAnyAgeStaysOnTheWireGrid) {
         rwd::wire::MeasureStream m;
         EXPECT_TRUE(serialize(m, copy)) << ticks;
     }
+}
+
+TEST(Prediction, TheRemoteInputGuessKeepsAPlayerRunningAsItRan) {
+    // Every direction and speed up to top speed, in open floor: step() driven by remote_input() keeps the
+    // velocity within the stick's rounding (1/127 of top speed per axis), tick after tick.
+    for (int turn = 0; turn < 16; ++turn) {
+        for (const std::int32_t speed : {kTopSpeed, kTopSpeed / 2, kTopSpeed / 5}) {
+            State s = staged({{0, kOpen}});
+            Player& p = s.players[0];
+            const std::uint16_t heading = static_cast<std::uint16_t>(turn * 4096);
+            p.vx = static_cast<std::int32_t>(std::int64_t{cos_q14(heading)} * speed / 16384);
+            p.vy = static_cast<std::int32_t>(std::int64_t{sin_q14(heading)} * speed / 16384);
+            p.aim = 1234;
+            const std::int32_t vx = p.vx, vy = p.vy;
+            for (int t = 0; t < 20; ++t) {
+                Inputs in{};
+                in[0] = ArenaGame::remote_input(s, 0);
+                step(s, in);
+                EXPECT_LE(std::abs(s.players[0].vx - vx), 2) << turn << " " << speed << " " << t;
+                EXPECT_LE(std::abs(s.players[0].vy - vy), 2) << turn << " " << speed << " " << t;
+                EXPECT_EQ(s.players[0].aim, 1234);
+            }
+        }
+    }
+}
+
+TEST(Prediction, TheRemoteInputGuessIsNeutralForTheDeadAndEmptySeatsAndFiresNothing) {
+    State s = staged({{0, kOpen}});
+    s.players[0].vx = kTopSpeed;
+    EXPECT_EQ(ArenaGame::remote_input(s, 0).buttons, 0);
+    EXPECT_EQ(ArenaGame::remote_input(s, 0).move_x, kAxisMax);
+    EXPECT_EQ(ArenaGame::remote_input(s, 1), Input{});   // empty seat
+    EXPECT_EQ(ArenaGame::remote_input(s, -1), Input{});  // no seat at all
+    EXPECT_EQ(ArenaGame::remote_input(s, kMaxPlayers), Input{});
+    s.players[0].hp = 0;
+    s.players[0].flags = static_cast<std::uint8_t>(s.players[0].flags & ~kAlive);
+    EXPECT_EQ(ArenaGame::remote_input(s, 0), Input{});
+    // A dash leaves a player above top speed: the stick is capped and friction slows it as step() does.
+    State d = staged({{0, kOpen}});
+    d.players[0].vx = kMaxSpeed;
+    EXPECT_EQ(ArenaGame::remote_input(d, 0).move_x, kAxisMax);
 }
 
 }  // namespace

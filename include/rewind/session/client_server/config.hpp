@@ -114,7 +114,10 @@ struct ClientConfig {
     int provisional_hold_ticks = 12;
     double interp_delay_snapshots =
         2.0;  ///< interpolation delay in snapshot intervals (plus jitter), adaptive, 1..10
-    int max_extrapolation_ticks = 2;         ///< after this much extrapolation, hold
+    int max_extrapolation_ticks = 2;  ///< after this much extrapolation, hold
+    /// The local prediction drives remote players with the game's remote_input() guess (when it has that
+    /// hook); false: with a default Input, standing still (the behaviour before the hook).
+    bool predict_remote_inputs = true;
     std::size_t correction_log_size = 1024;  ///< corrections kept for inspection (the count goes on)
     Micros connect_timeout{5'000'000};       ///< one connection attempt waits this long for the accept
     /// An attempt that times out or loses its transport connection before the accept is retried, after a

@@ -1,5 +1,6 @@
 /// Client<G>, the adapter: the own player is captured once per predicted state, the newest snapshot is API
-/// (the server's world, uninterpolated), and the interpolation depth is per entity.
+/// (the server's world, uninterpolated), the interpolation depth is per entity, and remote players are
+/// predicted with the game's guess of their input.
 #include "toy_harness.hpp"
 
 #include <rewind/session/client_server/client.hpp>
@@ -15,6 +16,17 @@ using rwd::Micros;
 using rwd::Tick;
 namespace cs = rwd::client_server;
 
+/// ToyGame's step for a game derived from it (its rewound targets are ToyGame's under another name).
+template <class G>
+void step_as_toy(ToyGame::State& s, std::span<const ToyGame::Input> inputs,
+                 const rwd::RewoundTargets<G>* rewound) {
+    if (!rewound) return ToyGame::step(s, inputs, nullptr);
+    rwd::RewoundTargets<ToyGame> same;
+    same.active = rewound->active;
+    same.targets = rewound->targets;
+    ToyGame::step(s, inputs, &same);
+}
+
 /// ToyGame that counts G::capture calls (the cost own_entity() must not pay once per question).
 struct CountingGame : ToyGame {
     static inline std::uint64_t captures = 0;
@@ -24,11 +36,7 @@ struct CountingGame : ToyGame {
     }
     static void step(State& s, std::span<const Input> inputs,
                      const rwd::RewoundTargets<CountingGame>* rewound) {
-        if (!rewound) return ToyGame::step(s, inputs, nullptr);
-        rwd::RewoundTargets<ToyGame> same;
-        same.active = rewound->active;
-        same.targets = rewound->targets;
-        ToyGame::step(s, inputs, &same);
+        step_as_toy(s, inputs, rewound);
     }
 };
 
@@ -143,3 +151,51 @@ TEST(Client, EntityBufferDepthIsPerEntity) {
 }
 
 }  // namespace
+
+/// ToyGame whose clients guess that every remote player keeps running along x at full speed.
+struct GuessingGame : ToyGame {
+    static Input remote_input(const State& /*s*/, int /*slot*/) { return move(100, 0); }
+    static void step(State& s, std::span<const Input> inputs,
+                     const rwd::RewoundTargets<GuessingGame>* rewound) {
+        step_as_toy(s, inputs, rewound);
+    }
+};
+
+/// How many of client 0's predicted ticks put the remote player (client 1, moving as GuessingGame guesses)
+/// where the server had it at that tick, and how many were compared.
+std::pair<int, int> remote_predictions_right(bool predict_remote_inputs) {
+    Match<GuessingGame> m(9, link(40, 3));
+    m.client_config.predict_remote_inputs = predict_remote_inputs;
+    m.connect_client();
+    m.connect_client();
+    if (!m.run_until_playing()) return {0, 0};
+    m.client(1).set_input(move(100, 0));
+    const auto remote = static_cast<std::size_t>(m.client(1).slot());
+    std::map<std::uint32_t, std::int32_t> server_x, predicted_x;  // tick -> the remote's x
+    m.run(Micros{3'000'000}, [&] {
+        server_x[(m.server->tick() - 1).value] = m.server->state().players[remote].x;
+        const auto& c = m.client(0);
+        predicted_x[(c.tick() - 1).value] = c.predicted_state().players[remote].x;
+    });
+    int right = 0, compared = 0;
+    for (const auto& [t, x] : predicted_x) {
+        const auto it = server_x.find(t);
+        if (t < predicted_x.begin()->first + 30 || it == server_x.end()) continue;  // after half a second
+        ++compared;
+        right += x == it->second ? 1 : 0;
+    }
+    return {right, compared};
+}
+
+TEST(Client, RemotePlayersArePredictedWithTheGamesGuessOfTheirInput) {
+    // The remote player does exactly what the game guesses: every predicted tick has it where the server
+    // does.
+    const auto [right, compared] = remote_predictions_right(true);
+    EXPECT_GT(compared, 120);
+    EXPECT_EQ(right, compared);
+    // With the guess turned off it stands still in the prediction, behind the server by the prediction's
+    // lead.
+    const auto [right_off, compared_off] = remote_predictions_right(false);
+    EXPECT_GT(compared_off, 120);
+    EXPECT_EQ(right_off, 0);
+}

@@ -102,9 +102,14 @@ void Client<G>::sample_render_time(Micros now) {
 
 template <class G>
 void Client<G>::predict_one(State& s, Tick t) {
-    std::array<Input, G::kMaxPlayers> in{};  // remote players: neutral (Input{})
-    const Input* own = inputs_.find(t);
+    std::array<Input, G::kMaxPlayers> in{};  // remote players: the game's guess (neutral by default)
     const int slot = core_.slot();
+    if constexpr (HasRemoteInput<G>) {
+        if (core_.config().predict_remote_inputs)
+            for (int i = 0; i < G::kMaxPlayers; ++i)
+                if (i != slot) in[static_cast<std::size_t>(i)] = hooks::remote_input<G>(s, i);
+    }
+    const Input* own = inputs_.find(t);
     if (slot >= 0 && own) in[static_cast<std::size_t>(slot)] = *own;
     hooks::step<G>(s, std::span<const Input>(in));
     if (State* kept = state_history().insert(t)) *kept = s;
