@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <optional>
+#include <tuple>
 
 namespace lab {
 namespace cs = rwd::client_server;
@@ -30,18 +33,56 @@ void compare_deaths(std::span<const DeathRecord> expected, std::span<const Death
     if (received.size() > both) out.deaths_extra += received.size() - both;
 }
 
-void EventCheck::on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after,
-                                std::span<const bool> seated) {
+namespace {
+
+/// The death `m` reports, if it is one.
+std::optional<DeathRecord> death_of(rwd::Tick tick, const cs::OutMessage& m) {
+    constexpr auto kDeath = cs::message_id<arena::ArenaGame, arena::DeathMessage>();
+    arena::DeathMessage d;
+    if (m.type != kDeath || !cs::decode_payload(m.payload, d).ok()) return std::nullopt;
+    return DeathRecord{tick.value, d.victim, d.killer, d.weapon};
+}
+
+/// Deaths ordered by tick, then victim, killer and weapon (a strict total order over every field).
+bool death_order(const DeathRecord& a, const DeathRecord& b) {
+    const auto key = [](const DeathRecord& d) {
+        return std::tuple(d.tick, d.victim, d.killer, static_cast<int>(d.weapon));
+    };
+    return key(a) < key(b);
+}
+
+}  // namespace
+
+void compare_sent_deaths(std::span<const DeathRecord> final_deaths, std::span<const DeathRecord> sent,
+                         ChannelFigures& out) {
+    std::uint32_t newest = 0;
+    for (const DeathRecord& d : sent) {
+        if (d.tick < newest) ++out.deaths_sent_late;
+        newest = std::max(newest, d.tick);
+    }
+    out.deaths_on_server += final_deaths.size();
+    out.deaths_sent += sent.size();
+    std::vector<DeathRecord> a(final_deaths.begin(), final_deaths.end()), b(sent.begin(), sent.end()), only;
+    std::sort(a.begin(), a.end(), death_order);
+    std::sort(b.begin(), b.end(), death_order);
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only), death_order);
+    out.deaths_unsent += only.size();
+    only.clear();
+    std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only), death_order);
+    out.deaths_not_final += only.size();
+}
+
+void EventCheck::on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after) {
     // The lab asks the game the same question the server asks it after every tick.
     scratch_.clear();
     arena::ArenaGame::collect_messages(before, after, scratch_);
-    constexpr auto kDeath = cs::message_id<arena::ArenaGame, arena::DeathMessage>();
-    for (const cs::OutMessage& m : scratch_.items()) {
-        arena::DeathMessage d;
-        if (m.type != kDeath || !cs::decode_payload(m.payload, d).ok()) continue;
-        deaths_.push_back(Death{DeathRecord{tick.value, d.victim, d.killer, d.weapon},
-                                std::vector<bool>(seated.begin(), seated.end())});
-    }
+    for (const cs::OutMessage& m : scratch_.items())
+        if (const auto d = death_of(tick, m)) deaths_.push_back(*d);
+}
+
+void EventCheck::on_sent(rwd::Tick tick, const cs::OutMessage& m, std::span<const bool> seated) {
+    if (const auto d = death_of(tick, m))
+        sent_.push_back(Death{*d, std::vector<bool>(seated.begin(), seated.end())});
 }
 
 void EventCheck::on_client_message(std::size_t seat, const cs::Message& m) {
@@ -64,8 +105,12 @@ void EventCheck::cut_seat(std::size_t seat, std::uint64_t events_sent) {
 
 void EventCheck::finish(std::span<const int> slot_of_seat, ChannelFigures& out) const {
     if (!cut_) return;
-    for (const Death& d : deaths_)
-        if (d.record.tick < cut_tick_) ++out.deaths_on_server;
+    std::vector<DeathRecord> final_deaths, sent;
+    for (const DeathRecord& d : deaths_)
+        if (d.tick < cut_tick_) final_deaths.push_back(d);
+    for (const Death& d : sent_)
+        if (d.record.tick < cut_tick_) sent.push_back(d.record);
+    compare_sent_deaths(final_deaths, sent, out);
     for (std::size_t i = 0; i < clients_.size() && i < slot_of_seat.size(); ++i) {
         const int slot = slot_of_seat[i];
         if (slot < 0) continue;
@@ -81,7 +126,7 @@ void EventCheck::finish(std::span<const int> slot_of_seat, ChannelFigures& out) 
         // Deaths: those the server sent this client before the cut, against those it received from them.
         ++out.death_receivers;
         std::vector<DeathRecord> expected, received;
-        for (const Death& d : deaths_)
+        for (const Death& d : sent_)
             if (d.record.tick < cut_tick_ && static_cast<std::size_t>(slot) < d.seated.size() &&
                 d.seated[static_cast<std::size_t>(slot)])
                 expected.push_back(d.record);

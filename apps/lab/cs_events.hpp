@@ -38,16 +38,24 @@ struct DeathRecord {
 void compare_deaths(std::span<const DeathRecord> expected, std::span<const DeathRecord> received,
                     ChannelFigures& out);
 
+/// Compares the deaths the server sent (in send order) with those of its final ticks: each final death sent
+/// once and nothing else (deaths_unsent, deaths_not_final), counting deaths_on_server, deaths_sent and
+/// deaths_sent_late (sent after a later tick's death: a late-input replay found it).
+void compare_sent_deaths(std::span<const DeathRecord> final_deaths, std::span<const DeathRecord> sent,
+                         ChannelFigures& out);
+
 /// Collects the server's deaths and what every client received, and grades them at the end of the pass.
 class EventCheck {
 public:
     /// `seats` bot clients.
     explicit EventCheck(std::size_t seats) : clients_(seats) {}
 
-    /// The server ran `tick` (turning `before` into `after`); `seated` tells which slots held a client
-    /// during it (the server broadcasts each tick's events to exactly those).
-    void on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after,
-                        std::span<const bool> seated);
+    /// The server's final run of `tick` (turning `before` into `after`): its deaths are the match's.
+    void on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after);
+    /// The server sent `m` for `tick` just now (ServerRecorder::on_message, in the order it sends); `seated`
+    /// tells which slots held a client then (a death goes to exactly those). A late-input replay sends the
+    /// deaths it found after those of later ticks: clients must receive them in this order.
+    void on_sent(rwd::Tick tick, const rwd::client_server::OutMessage& m, std::span<const bool> seated);
     /// The client of seat `seat` polled `m` (its reliable messages are graded).
     void on_client_message(std::size_t seat, const rwd::client_server::Message& m);
     /// The drain window starts: events sent from here on are not graded. `next_tick` is the server's next
@@ -70,7 +78,8 @@ private:
         std::vector<bool> seated;  ///< which slots the server sent it to
     };
     std::vector<Client> clients_;
-    std::vector<Death> deaths_;  ///< every death on the server, in order
+    std::vector<DeathRecord> deaths_;  ///< every death of the server's final ticks, in tick order
+    std::vector<Death> sent_;          ///< every death the server sent, in the order it sent them
     rwd::client_server::MessageOutbox<arena::ArenaGame> scratch_;
     bool cut_ = false;
     std::uint32_t cut_tick_ = 0;

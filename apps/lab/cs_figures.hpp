@@ -199,11 +199,17 @@ struct ChannelFigures {
     std::uint64_t deaths_missing = 0;  ///< ... never received
     std::uint64_t deaths_extra = 0;    ///< received deaths beyond what the server reported
     std::uint64_t deaths_wrong = 0;    ///< received in another order, or with another tick, victim or killer
+    std::uint64_t deaths_sent = 0;     ///< deaths the server sent before the drain window (send order)
+    std::uint64_t deaths_sent_late =
+        0;  ///< ... of them after a later tick's death (found by a late-input replay)
+    std::uint64_t deaths_unsent = 0;     ///< deaths of the final ticks the server never sent (must be 0)
+    std::uint64_t deaths_not_final = 0;  ///< deaths sent that the final ticks do not hold (must be 0)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChannelFigures, loss, snapshot_gap_ms, max_snapshot_gap_ms, chats_sent,
                                    drain_ms, events_sent, events_received, events_out_of_order,
                                    events_content_errors, deaths_on_server, death_receivers, deaths_expected,
-                                   deaths_delivered, deaths_missing, deaths_extra, deaths_wrong)
+                                   deaths_delivered, deaths_missing, deaths_extra, deaths_wrong, deaths_sent,
+                                   deaths_sent_late, deaths_unsent, deaths_not_final)
 
 /// Item 8: lag compensation, shooter's screen versus server.
 struct ShotFigures {

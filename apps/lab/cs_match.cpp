@@ -68,7 +68,8 @@ Match::Match(const PassConfig& config)
     header_bytes_ = server_ep->header_bytes();
     server_ = std::make_unique<Server>(*server_ep, sc, arena::new_match(cfg_.seed));
     server_->set_tick_observer(&Match::observe_tick, this);
-    server_->set_recorder(recording_.recorder());
+    tap_.inner = recording_.recorder();
+    server_->set_recorder(&tap_);
     if (cfg_.max_rewind_ms != kPerClientRewind)
         shots_.set_cap_ticks(cfg_.max_rewind_ms * cfg_.tick_rate / 1000.0);
 
@@ -213,9 +214,19 @@ void Match::judge_final(rwd::Tick tick) {
     if (!r.valid || r.tick != tick.value) return;
     r.valid = false;
     shots_.on_server_tick(tick, r.before, r.after);
+    events_.on_server_tick(tick, r.before, r.after);
+}
+
+void Match::SendTap::on_tick(rwd::Tick tick, const arena::State& after, bool replayed) {
+    if (inner != nullptr) inner->on_tick(tick, after, replayed);
+}
+
+void Match::SendTap::on_message(rwd::Tick tick, const cs::OutMessage& message) {
+    if (inner != nullptr) inner->on_message(tick, message);
     std::array<bool, arena::kMaxPlayers> seated{};
-    for (int i = 0; i < server_->max_clients(); ++i) seated[static_cast<std::size_t>(i)] = server_->seated(i);
-    events_.on_server_tick(tick, r.before, r.after, seated);
+    for (int i = 0; i < match->server_->max_clients(); ++i)
+        seated[static_cast<std::size_t>(i)] = match->server_->seated(i);
+    match->events_.on_sent(tick, message, seated);
 }
 
 void Match::on_server_tick(rwd::Tick tick) {

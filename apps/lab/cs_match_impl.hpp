@@ -105,6 +105,16 @@ private:
     EventCheck events_;       ///< item 7: events and deaths, server vs clients
     LatencyTracker latency_;  ///< input-to-apply latency, view age, repeated inputs
     CsRecording recording_;   ///< --save-replay: the server's world recording
+    /// The server's recorder: passes everything on to the world recording (if any) and every message sent,
+    /// in send order, to events_.
+    struct SendTap : rwd::client_server::ServerRecorder<arena::ArenaGame> {
+        explicit SendTap(Match* m) : match(m) {}
+        Match* match;
+        rwd::client_server::ServerRecorder<arena::ArenaGame>* inner = nullptr;
+        void on_tick(rwd::Tick tick, const arena::State& after, bool replayed) override;
+        void on_message(rwd::Tick tick, const rwd::client_server::OutMessage& message) override;
+    };
+    SendTap tap_{this};
     /// The server's recent ticks as they stand (replays overwrite them), judged once final.
     struct Ran {
         std::uint32_t tick = 0;

@@ -186,6 +186,32 @@ TEST(LabGradeNet, AFailedRowPrintsItsReasons) {
     EXPECT_NE(text.find("why: registration 64.7 % < 99 %; second"), std::string::npos) << text;
 }
 
+TEST(LabEvents, WhatTheServerSentIsEveryDeathOfItsFinalTicksOnce) {
+    using arena::Weapon;
+    const lab::DeathRecord a{10, 1, 2, Weapon::rifle}, b{20, 3, 1, Weapon::rifle},
+        c{20, 4, 1, Weapon::launcher};
+    const std::vector<lab::DeathRecord> final_deaths{a, b, c};
+    // A replay found `a` after `b` and `c` were sent, and sent it then: the same deaths, one sent late.
+    lab::ChannelFigures late;
+    lab::compare_sent_deaths(final_deaths, std::vector<lab::DeathRecord>{b, c, a}, late);
+    EXPECT_EQ(late.deaths_on_server, 3u);
+    EXPECT_EQ(late.deaths_sent, 3u);
+    EXPECT_EQ(late.deaths_sent_late, 1u);
+    EXPECT_EQ(late.deaths_unsent, 0u);
+    EXPECT_EQ(late.deaths_not_final, 0u);
+    // One never sent, one sent twice, one with another killer than the final tick's.
+    lab::ChannelFigures wrong;
+    lab::compare_sent_deaths(final_deaths, std::vector<lab::DeathRecord>{a, a, {20, 3, 2, Weapon::rifle}},
+                             wrong);
+    EXPECT_EQ(wrong.deaths_unsent, 2u);     // b and c
+    EXPECT_EQ(wrong.deaths_not_final, 2u);  // the second a, and b with another killer
+    // Clients are held to the order sent, position by position (compare_deaths).
+    lab::ChannelFigures received;
+    lab::compare_deaths(std::vector<lab::DeathRecord>{b, c, a}, std::vector<lab::DeathRecord>{a, b, c},
+                        received);
+    EXPECT_EQ(received.deaths_wrong, 3u);
+}
+
 TEST(LabEvents, DeathsComparedPositionByPosition) {
     using arena::Weapon;
     const lab::DeathRecord a{10, 1, 2, Weapon::rifle}, b{20, 3, 1, Weapon::rifle},
