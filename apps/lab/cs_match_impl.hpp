@@ -64,6 +64,8 @@ struct Seat {
 class Match {
 public:
     explicit Match(const PassConfig& config);
+    Match(const Match&) = delete;  // the server holds pointers to it (tick observer, recorder tap)
+    Match& operator=(const Match&) = delete;
     /// Runs the pass to its end and gathers the figures.
     PassFigures run();
 
