@@ -53,16 +53,20 @@ bool death_order(const DeathRecord& a, const DeathRecord& b) {
 
 }  // namespace
 
-void compare_sent_deaths(std::span<const DeathRecord> final_deaths, std::span<const DeathRecord> sent,
-                         ChannelFigures& out) {
+void compare_sent_deaths(std::span<const DeathRecord> final_deaths, std::span<const SentDeath> sent,
+                         std::uint32_t replay_window, ChannelFigures& out) {
     std::uint32_t newest = 0;
-    for (const DeathRecord& d : sent) {
-        if (d.tick < newest) ++out.deaths_sent_late;
-        newest = std::max(newest, d.tick);
+    std::vector<DeathRecord> b;
+    for (const SentDeath& d : sent) {
+        const bool by_replay = d.lag >= 1 && d.lag <= replay_window;
+        if (d.record.tick < newest) ++out.deaths_sent_late;
+        if ((d.record.tick < newest && !by_replay) || d.lag > replay_window) ++out.deaths_out_of_turn;
+        newest = std::max(newest, d.record.tick);
+        b.push_back(d.record);
     }
     out.deaths_on_server += final_deaths.size();
     out.deaths_sent += sent.size();
-    std::vector<DeathRecord> a(final_deaths.begin(), final_deaths.end()), b(sent.begin(), sent.end()), only;
+    std::vector<DeathRecord> a(final_deaths.begin(), final_deaths.end()), only;
     std::sort(a.begin(), a.end(), death_order);
     std::sort(b.begin(), b.end(), death_order);
     std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only), death_order);
@@ -80,9 +84,11 @@ void EventCheck::on_server_tick(rwd::Tick tick, const arena::State& before, cons
         if (const auto d = death_of(tick, m)) deaths_.push_back(*d);
 }
 
-void EventCheck::on_sent(rwd::Tick tick, const cs::OutMessage& m, std::span<const bool> seated) {
+void EventCheck::on_sent(rwd::Tick tick, rwd::Tick server_tick, const cs::OutMessage& m,
+                         std::span<const bool> seated) {
     if (const auto d = death_of(tick, m))
-        sent_.push_back(Death{*d, std::vector<bool>(seated.begin(), seated.end())});
+        sent_.push_back(Death{SentDeath{*d, static_cast<std::uint32_t>(server_tick - tick)},
+                              std::vector<bool>(seated.begin(), seated.end())});
 }
 
 void EventCheck::on_client_message(std::size_t seat, const cs::Message& m) {
@@ -105,12 +111,13 @@ void EventCheck::cut_seat(std::size_t seat, std::uint64_t events_sent) {
 
 void EventCheck::finish(std::span<const int> slot_of_seat, ChannelFigures& out) const {
     if (!cut_) return;
-    std::vector<DeathRecord> final_deaths, sent;
+    std::vector<DeathRecord> final_deaths;
+    std::vector<SentDeath> sent;
     for (const DeathRecord& d : deaths_)
         if (d.tick < cut_tick_) final_deaths.push_back(d);
     for (const Death& d : sent_)
-        if (d.record.tick < cut_tick_) sent.push_back(d.record);
-    compare_sent_deaths(final_deaths, sent, out);
+        if (d.sent.record.tick < cut_tick_) sent.push_back(d.sent);
+    compare_sent_deaths(final_deaths, sent, replay_window_, out);
     for (std::size_t i = 0; i < clients_.size() && i < slot_of_seat.size(); ++i) {
         const int slot = slot_of_seat[i];
         if (slot < 0) continue;
@@ -127,9 +134,9 @@ void EventCheck::finish(std::span<const int> slot_of_seat, ChannelFigures& out) 
         ++out.death_receivers;
         std::vector<DeathRecord> expected, received;
         for (const Death& d : sent_)
-            if (d.record.tick < cut_tick_ && static_cast<std::size_t>(slot) < d.seated.size() &&
+            if (d.sent.record.tick < cut_tick_ && static_cast<std::size_t>(slot) < d.seated.size() &&
                 d.seated[static_cast<std::size_t>(slot)])
-                expected.push_back(d.record);
+                expected.push_back(d.sent.record);
         for (const DeathRecord& r : c.deaths)
             if (r.tick < cut_tick_) received.push_back(r);
         compare_deaths(expected, received, out);

@@ -38,24 +38,36 @@ struct DeathRecord {
 void compare_deaths(std::span<const DeathRecord> expected, std::span<const DeathRecord> received,
                     ChannelFigures& out);
 
+/// A death as the server sent it: `lag` ticks after its own tick (0 on the tick it happened; 1..window when a
+/// late-input replay found it).
+struct SentDeath {
+    DeathRecord record;
+    std::uint32_t lag = 0;
+};
+
 /// Compares the deaths the server sent (in send order) with those of its final ticks: each final death sent
-/// once and nothing else (deaths_unsent, deaths_not_final), counting deaths_on_server, deaths_sent and
-/// deaths_sent_late (sent after a later tick's death: a late-input replay found it).
-void compare_sent_deaths(std::span<const DeathRecord> final_deaths, std::span<const DeathRecord> sent,
-                         ChannelFigures& out);
+/// once and nothing else (deaths_unsent, deaths_not_final); deaths go out in tick order except those a replay
+/// of at most `replay_window` ticks found (deaths_sent_late counts those sent after a later tick's death;
+/// deaths_out_of_turn those sent late or out of order in any other way, which must be none); also counts
+/// deaths_on_server and deaths_sent.
+void compare_sent_deaths(std::span<const DeathRecord> final_deaths, std::span<const SentDeath> sent,
+                         std::uint32_t replay_window, ChannelFigures& out);
 
 /// Collects the server's deaths and what every client received, and grades them at the end of the pass.
 class EventCheck {
 public:
-    /// `seats` bot clients.
-    explicit EventCheck(std::size_t seats) : clients_(seats) {}
+    /// `seats` bot clients; the server replays late inputs at most `replay_window` ticks back.
+    EventCheck(std::size_t seats, std::uint32_t replay_window)
+        : clients_(seats), replay_window_(replay_window) {}
 
     /// The server's final run of `tick` (turning `before` into `after`): its deaths are the match's.
     void on_server_tick(rwd::Tick tick, const arena::State& before, const arena::State& after);
-    /// The server sent `m` for `tick` just now (ServerRecorder::on_message, in the order it sends); `seated`
-    /// tells which slots held a client then (a death goes to exactly those). A late-input replay sends the
-    /// deaths it found after those of later ticks: clients must receive them in this order.
-    void on_sent(rwd::Tick tick, const rwd::client_server::OutMessage& m, std::span<const bool> seated);
+    /// The server sent `m` for `tick` just now (ServerRecorder::on_message, in the order it sends), while
+    /// simulating `server_tick` (a replay's message has an older tick); `seated` tells which slots held a
+    /// client then (a death goes to exactly those). A late-input replay sends the deaths it found after those
+    /// of later ticks: clients must receive them in this order.
+    void on_sent(rwd::Tick tick, rwd::Tick server_tick, const rwd::client_server::OutMessage& m,
+                 std::span<const bool> seated);
     /// The client of seat `seat` polled `m` (its reliable messages are graded).
     void on_client_message(std::size_t seat, const rwd::client_server::Message& m);
     /// The drain window starts: events sent from here on are not graded. `next_tick` is the server's next
@@ -74,13 +86,14 @@ private:
         std::uint64_t cut_events = 0;          ///< events sent to it before the cut
     };
     struct Death {
-        DeathRecord record;
+        SentDeath sent;
         std::vector<bool> seated;  ///< which slots the server sent it to
     };
     std::vector<Client> clients_;
     std::vector<DeathRecord> deaths_;  ///< every death of the server's final ticks, in tick order
     std::vector<Death> sent_;          ///< every death the server sent, in the order it sent them
     rwd::client_server::MessageOutbox<arena::ArenaGame> scratch_;
+    std::uint32_t replay_window_;
     bool cut_ = false;
     std::uint32_t cut_tick_ = 0;
 };

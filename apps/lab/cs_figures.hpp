@@ -204,12 +204,14 @@ struct ChannelFigures {
         0;  ///< ... of them after a later tick's death (found by a late-input replay)
     std::uint64_t deaths_unsent = 0;     ///< deaths of the final ticks the server never sent (must be 0)
     std::uint64_t deaths_not_final = 0;  ///< deaths sent that the final ticks do not hold (must be 0)
+    /// Deaths sent out of tick order or late other than by a late-input replay within its window (must be 0).
+    std::uint64_t deaths_out_of_turn = 0;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChannelFigures, loss, snapshot_gap_ms, max_snapshot_gap_ms, chats_sent,
                                    drain_ms, events_sent, events_received, events_out_of_order,
                                    events_content_errors, deaths_on_server, death_receivers, deaths_expected,
                                    deaths_delivered, deaths_missing, deaths_extra, deaths_wrong, deaths_sent,
-                                   deaths_sent_late, deaths_unsent, deaths_not_final)
+                                   deaths_sent_late, deaths_unsent, deaths_not_final, deaths_out_of_turn)
 
 /// Item 8: lag compensation, shooter's screen versus server.
 struct ShotFigures {

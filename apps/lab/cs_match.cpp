@@ -36,7 +36,8 @@ arena::BotConfig bot_config(BotMode mode) {
 Match::Match(const PassConfig& config)
     : cfg_(config),
       tick_us_(1e6 / config.tick_rate),
-      events_(static_cast<std::size_t>(config.players)),
+      events_(static_cast<std::size_t>(config.players),
+              static_cast<std::uint32_t>(config.late_input_replay_ticks)),
       latency_(static_cast<std::size_t>(config.players), 1e6 / config.tick_rate),
       recording_(config.record_path, config.tick_rate, config.late_input_replay_ticks) {
     end_ = start_ + seconds(cfg_.duration_s);
@@ -215,18 +216,6 @@ void Match::judge_final(rwd::Tick tick) {
     r.valid = false;
     shots_.on_server_tick(tick, r.before, r.after);
     events_.on_server_tick(tick, r.before, r.after);
-}
-
-void Match::SendTap::on_tick(rwd::Tick tick, const arena::State& after, bool replayed) {
-    if (inner != nullptr) inner->on_tick(tick, after, replayed);
-}
-
-void Match::SendTap::on_message(rwd::Tick tick, const cs::OutMessage& message) {
-    if (inner != nullptr) inner->on_message(tick, message);
-    std::array<bool, arena::kMaxPlayers> seated{};
-    for (int i = 0; i < match->server_->max_clients(); ++i)
-        seated[static_cast<std::size_t>(i)] = match->server_->seated(i);
-    match->events_.on_sent(tick, message, seated);
 }
 
 void Match::on_server_tick(rwd::Tick tick) {

@@ -51,12 +51,13 @@ Input ArenaGame::remote_input(const State& s, int slot) {
     if (slot < 0 || slot >= kMaxPlayers) return in;
     const Player& p = s.players[static_cast<std::size_t>(slot)];
     if (!p.alive()) return in;
-    // update_velocity() steers towards stick * kTopSpeed / kAxisMax: this stick asks for the velocity the
-    // player has, rounded to the stick's 1/127 steps (a diagonal over kAxisMax is normalised by step()).
+    // update_velocity() steers towards stick * kTopSpeed / kAxisMax, truncated towards zero: the stick
+    // rounded away from zero asks for exactly the velocity the player has on each axis (a diagonal over
+    // kAxisMax is normalised by step(), so it slows a little).
     const auto axis = [](std::int32_t v) {
         const std::int64_t scaled = std::int64_t{v} * kAxisMax;
         const std::int64_t rounded =
-            (scaled >= 0 ? scaled + kTopSpeed / 2 : scaled - kTopSpeed / 2) / kTopSpeed;
+            (scaled >= 0 ? scaled + (kTopSpeed - 1) : scaled - (kTopSpeed - 1)) / kTopSpeed;
         return static_cast<std::int8_t>(rounded < -kAxisMax ? -kAxisMax
                                                             : (rounded > kAxisMax ? kAxisMax : rounded));
     };

@@ -10,6 +10,8 @@
 
 namespace rwd::wire {
 
+class WriteStream;
+
 /// Writes bit fields into a fixed byte buffer. Bit i of the stream is bit (i % 8) of byte (i / 8), so
 /// the format does not depend on the host's endianness. Whole 32-bit words are stored as soon as they
 /// fill; call flush() to store the last partial word. Writing past the end sets an error (sticky) and
@@ -30,9 +32,13 @@ public:
         }
         (void)put_bits(static_cast<std::uint32_t>(value & ((std::uint64_t{1} << bits) - 1)), bits);
     }
-    /// The unchecked core of write_bits() for callers that validated their field: `bits` in 0..32 and
-    /// `value` below 2^bits. Returns false (Errc::out_of_space, sticky) if the field does not fit; assumes
-    /// no earlier error.
+
+private:
+    friend class WriteStream;  // validates every field itself, then packs it with put_bits()
+
+    // The unchecked core of write_bits() for callers that validated their field: `bits` in 0..32 and
+    // `value` below 2^bits, and no earlier error. Returns false (Errc::out_of_space, sticky) if the field
+    // does not fit.
     [[nodiscard]] RWD_ALWAYS_INLINE bool put_bits(std::uint32_t value, int bits) noexcept {
         if (static_cast<std::size_t>(bits) > capacity_bits_ - bits_written_) {
             error_ = Errc::out_of_space;
@@ -52,6 +58,7 @@ public:
         return true;
     }
 
+public:
     /// Stores the pending partial word (the unused high bits of the last byte are zero). Idempotent:
     /// writing may continue afterwards.
     void flush() noexcept {

@@ -186,22 +186,36 @@ TEST(LabGradeNet, AFailedRowPrintsItsReasons) {
     EXPECT_NE(text.find("why: registration 64.7 % < 99 %; second"), std::string::npos) << text;
 }
 
-TEST(LabEvents, WhatTheServerSentIsEveryDeathOfItsFinalTicksOnce) {
+TEST(LabEvents, WhatTheServerSentIsEveryDeathOfItsFinalTicksOnceInTickOrderButForReplays) {
     using arena::Weapon;
+    using Sent = std::vector<lab::SentDeath>;
+    constexpr std::uint32_t kWindow = 8;
     const lab::DeathRecord a{10, 1, 2, Weapon::rifle}, b{20, 3, 1, Weapon::rifle},
         c{20, 4, 1, Weapon::launcher};
     const std::vector<lab::DeathRecord> final_deaths{a, b, c};
-    // A replay found `a` after `b` and `c` were sent, and sent it then: the same deaths, one sent late.
+    // In tick order, each on its own tick: nothing to say.
+    lab::ChannelFigures plain;
+    lab::compare_sent_deaths(final_deaths, Sent{{a, 0}, {b, 0}, {c, 0}}, kWindow, plain);
+    EXPECT_EQ(plain.deaths_on_server, 3u);
+    EXPECT_EQ(plain.deaths_sent, 3u);
+    EXPECT_EQ(
+        plain.deaths_sent_late + plain.deaths_unsent + plain.deaths_not_final + plain.deaths_out_of_turn, 0u);
+    // A replay 4 ticks back found `a` after `b` and `c` were sent, and sent it then: allowed, counted late.
     lab::ChannelFigures late;
-    lab::compare_sent_deaths(final_deaths, std::vector<lab::DeathRecord>{b, c, a}, late);
-    EXPECT_EQ(late.deaths_on_server, 3u);
-    EXPECT_EQ(late.deaths_sent, 3u);
+    lab::compare_sent_deaths(final_deaths, Sent{{b, 0}, {c, 0}, {a, 4}}, kWindow, late);
     EXPECT_EQ(late.deaths_sent_late, 1u);
-    EXPECT_EQ(late.deaths_unsent, 0u);
-    EXPECT_EQ(late.deaths_not_final, 0u);
+    EXPECT_EQ(late.deaths_out_of_turn, 0u);
+    EXPECT_EQ(late.deaths_unsent + late.deaths_not_final, 0u);
+    // The same order without a replay, or from further back than any replay goes: out of turn.
+    lab::ChannelFigures reordered;
+    lab::compare_sent_deaths(final_deaths, Sent{{b, 0}, {c, 0}, {a, 0}}, kWindow, reordered);
+    EXPECT_EQ(reordered.deaths_out_of_turn, 1u);
+    lab::ChannelFigures too_late;
+    lab::compare_sent_deaths(final_deaths, Sent{{a, kWindow + 1}, {b, 0}, {c, 0}}, kWindow, too_late);
+    EXPECT_EQ(too_late.deaths_out_of_turn, 1u);
     // One never sent, one sent twice, one with another killer than the final tick's.
     lab::ChannelFigures wrong;
-    lab::compare_sent_deaths(final_deaths, std::vector<lab::DeathRecord>{a, a, {20, 3, 2, Weapon::rifle}},
+    lab::compare_sent_deaths(final_deaths, Sent{{a, 0}, {a, 0}, {{20, 3, 2, Weapon::rifle}, 0}}, kWindow,
                              wrong);
     EXPECT_EQ(wrong.deaths_unsent, 2u);     // b and c
     EXPECT_EQ(wrong.deaths_not_final, 2u);  // the second a, and b with another killer
@@ -240,7 +254,7 @@ TEST(LabEvents, DeathsComparedPositionByPosition) {
 }
 
 TEST(LabEvents, OnlyEventsSentBeforeTheCutAreGradedAndMustArriveInSequence) {
-    lab::EventCheck check(3);
+    lab::EventCheck check(3, 8);
     namespace cs = rwd::client_server;
     auto event = [](std::uint32_t seq) {
         cs::Message m;

@@ -152,9 +152,13 @@ TEST(Client, EntityBufferDepthIsPerEntity) {
 
 }  // namespace
 
-/// ToyGame whose clients guess that every remote player keeps running along x at full speed.
+/// ToyGame whose clients guess that the player in an even slot runs along +x at full speed and one in an odd
+/// slot along -x (an empty seat: no input), so a guess asked for the wrong slot or state is wrong.
 struct GuessingGame : ToyGame {
-    static Input remote_input(const State& /*s*/, int /*slot*/) { return move(100, 0); }
+    static Input remote_input(const State& s, int slot) {
+        if (!s.players[static_cast<std::size_t>(slot)].present) return Input{};
+        return move(slot % 2 == 0 ? 100 : -100, 0);
+    }
     static void step(State& s, std::span<const Input> inputs,
                      const rwd::RewoundTargets<GuessingGame>* rewound) {
         step_as_toy(s, inputs, rewound);
@@ -169,7 +173,7 @@ std::pair<int, int> remote_predictions_right(bool predict_remote_inputs) {
     m.connect_client();
     m.connect_client();
     if (!m.run_until_playing()) return {0, 0};
-    m.client(1).set_input(move(100, 0));
+    m.client(1).set_input(GuessingGame::remote_input(m.server->state(), m.client(1).slot()));
     const auto remote = static_cast<std::size_t>(m.client(1).slot());
     std::map<std::uint32_t, std::int32_t> server_x, predicted_x;  // tick -> the remote's x
     m.run(Micros{3'000'000}, [&] {
