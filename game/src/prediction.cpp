@@ -51,13 +51,15 @@ Input ArenaGame::remote_input(const State& s, int slot) {
     if (slot < 0 || slot >= kMaxPlayers) return in;
     const Player& p = s.players[static_cast<std::size_t>(slot)];
     if (!p.alive()) return in;
-    // update_velocity() steers towards stick * kTopSpeed / kAxisMax, truncated towards zero: the stick
-    // rounded away from zero asks for exactly the velocity the player has on each axis (a diagonal over
-    // kAxisMax is normalised by step(), so it slows a little).
+    // update_velocity() steers towards stick * kTopSpeed / kAxisMax (truncated towards zero): this stick asks
+    // for the velocity the player has rounded to the stick's nearest 1/127 step, so a speed between two
+    // steps loses up to a unit a tick until it sits on one (a slow mover comes to rest) and a diagonal over
+    // kAxisMax is normalised by step(). Rounding away from zero would hold every axis speed exactly; that
+    // version is not the one kept (docs/TUNING.md, predict_remote_inputs).
     const auto axis = [](std::int32_t v) {
         const std::int64_t scaled = std::int64_t{v} * kAxisMax;
         const std::int64_t rounded =
-            (scaled >= 0 ? scaled + (kTopSpeed - 1) : scaled - (kTopSpeed - 1)) / kTopSpeed;
+            (scaled >= 0 ? scaled + kTopSpeed / 2 : scaled - kTopSpeed / 2) / kTopSpeed;
         return static_cast<std::int8_t>(rounded < -kAxisMax ? -kAxisMax
                                                             : (rounded > kAxisMax ? kAxisMax : rounded));
     };
