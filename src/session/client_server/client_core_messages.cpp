@@ -17,6 +17,7 @@ void ClientCore::Impl::on_transport_event(transport::TransportEvent& ev, Micros 
     if (ev.type == Type::connected) {
         ConnectRequest h = hello();
         send(transport::Delivery::reliable_ordered, h);
+        connect_started_ = now;  // the attempt now waits connect_timeout for the accept to this hello
         return;
     }
     if (ev.type == Type::disconnected) {

@@ -119,7 +119,9 @@ struct ClientConfig {
     /// hook); false: with a default Input, standing still (the behaviour before the hook).
     bool predict_remote_inputs = true;
     std::size_t correction_log_size = 1024;  ///< corrections kept for inspection (the count goes on)
-    Micros connect_timeout{5'000'000};       ///< one connection attempt waits this long for the accept
+    /// One connection attempt waits this long for its transport connection, then as long again for the accept
+    /// to its hello (counted from the hello, so an accept in flight is not given up on a slow link).
+    Micros connect_timeout{5'000'000};
     /// An attempt that times out or loses its transport connection before the accept is retried, after a
     /// backoff (250 ms, doubling up to 4 s), as long as this much time has passed since the first attempt at
     /// most; a refusal (full, unauthorized, wrong protocol) is never retried. 0: one attempt only. 0..10 min.

@@ -137,6 +137,21 @@ TEST(ConnectRetry, ARefusalIsFinal) {
     EXPECT_EQ(t.attempts.size(), 1u);
 }
 
+TEST(ConnectRetry, TheAcceptIsAwaitedForTheTimeoutFromTheHelloNotFromTheAttemptsStart) {
+    // 450 ms each way: the transport connects after ~0.9 s and the accept to the hello takes another ~0.9 s,
+    // more than the 1 s timeout counted from the attempt's start. Counted from the hello it arrives in time:
+    // one attempt, one seat. (Counted from the start, every attempt was given up with its accept in flight,
+    // and the server seated each one only to lose it again.)
+    Match<> m(41, link(450, 0));
+    m.client_config.connect_timeout = Micros{1'000'000};
+    m.client_config.connect_retry_for = Micros{20'000'000};
+    m.connect_client();
+    ASSERT_TRUE(m.run_until_playing(Micros{15'000'000}));
+    EXPECT_EQ(m.client(0).stats().connect_attempts, 1u);
+    EXPECT_EQ(m.server->stats().connects, 1u);
+    EXPECT_EQ(m.server->stats().disconnects, 0u);
+}
+
 TEST(ConnectRetry, TheRetryTimeIsValidated) {
     EXPECT_TRUE(config(Micros{0}).validate().ok());
     EXPECT_FALSE(config(Micros{-1}).validate().ok());
