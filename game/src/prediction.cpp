@@ -52,10 +52,9 @@ Input ArenaGame::remote_input(const State& s, int slot) {
     const Player& p = s.players[static_cast<std::size_t>(slot)];
     if (!p.alive()) return in;
     // update_velocity() steers towards stick * kTopSpeed / kAxisMax (truncated towards zero): this stick asks
-    // for the velocity the player has rounded to the stick's nearest 1/127 step, so a speed between two
-    // steps loses up to a unit a tick until it sits on one (a slow mover comes to rest) and a diagonal over
-    // kAxisMax is normalised by step(). Rounding away from zero would hold every axis speed exactly; that
-    // version is not the one kept (docs/TUNING.md, predict_remote_inputs).
+    // for the player's velocity rounded to the stick's nearest 1/127 step, so a speed between two steps loses
+    // up to a unit a tick until it sits on one (a slightly damped run-on; a very slow mover comes to rest),
+    // and a diagonal over kAxisMax is normalised by step().
     const auto axis = [](std::int32_t v) {
         const std::int64_t scaled = std::int64_t{v} * kAxisMax;
         const std::int64_t rounded =
