@@ -25,3 +25,13 @@ if(NOT TARGET rewind::sodium)
   add_library(rewind::sodium INTERFACE IMPORTED)
   set_target_properties(rewind::sodium PROPERTIES INTERFACE_LINK_LIBRARIES PkgConfig::REWIND_SODIUM)
 endif()
+if(NOT TARGET rewind::beast)
+  # Boost.Beast and Boost.Asio (header-only, Debian's libboost-dev): the WebSocket transport in rewind_transport.
+  find_path(REWIND_BOOST_INCLUDE_DIR boost/beast/websocket.hpp REQUIRED)
+  find_package(Threads REQUIRED)
+  add_library(rewind::beast INTERFACE IMPORTED)
+  set_target_properties(rewind::beast PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${REWIND_BOOST_INCLUDE_DIR}"
+    INTERFACE_COMPILE_DEFINITIONS "BOOST_ASIO_NO_DEPRECATED;BOOST_BEAST_USE_STD_STRING_VIEW"
+    INTERFACE_LINK_LIBRARIES Threads::Threads)
+endif()

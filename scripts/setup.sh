@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libxxhash-dev libenet-dev libsodium-dev nlohmann-json3-dev libcli11-dev
   libsdl2-dev libimgui-dev libstb-dev libcairo2-dev
-  libcpp-httplib-dev libwebsocketpp-dev libasio-dev emscripten
+  libcpp-httplib-dev libboost-dev emscripten
   xvfb xauth chromium prometheus
 )
 

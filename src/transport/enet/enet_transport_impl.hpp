@@ -7,7 +7,7 @@
 #include "transport/enet/connect_cookie.hpp"
 #include "transport/enet/enet_library.hpp"
 #include "transport/enet/enet_wire.hpp"
-#include "transport/enet/rate_window.hpp"
+#include "transport/rate_window.hpp"
 
 #include <enet/enet.h>
 
@@ -53,7 +53,7 @@ public:
         std::uint64_t bytes_out = 0;
         std::uint64_t messages_in = 0;
         std::uint64_t messages_out = 0;
-        enet::RateWindow rate;
+        RateWindow rate;
         std::vector<TransportEvent> held;  // messages that overtook the accept
     };
 

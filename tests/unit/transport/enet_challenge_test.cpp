@@ -2,7 +2,7 @@
 // address never takes a peer slot, so floods of them (from several addresses, at 5/s and at 1000/s) and a
 // host that got a real cookie cannot lock honest clients out; cookies are bound to address, port and epoch;
 // a wrong protocol is refused at the challenge.
-#include "enet_harness.hpp"
+#include "net_harness.hpp"
 
 #include "transport/enet/connect_cookie.hpp"
 #include "transport/enet/enet_wire.hpp"

@@ -1,5 +1,5 @@
 // EnetTransport over real loopback UDP: config checks, connect/disconnect both sides, refusals and timeouts.
-#include "unit/transport/enet_harness.hpp"
+#include "unit/transport/net_harness.hpp"
 
 #include <enet/enet.h>
 

@@ -1,6 +1,6 @@
 // EnetTransport over real loopback UDP: round trips, reliable order, size limits, stats and garbage
 // datagrams.
-#include "unit/transport/enet_harness.hpp"
+#include "unit/transport/net_harness.hpp"
 
 #include <rewind/core/rng.hpp>
 

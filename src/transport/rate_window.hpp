@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <deque>
 
-namespace rwd::transport::enet {
+namespace rwd::transport {
 
 /// Cumulative byte counts sampled at update() times; the rate is the growth across the window.
 class RateWindow {
@@ -38,4 +38,4 @@ private:
     Sample latest_{};
 };
 
-}  // namespace rwd::transport::enet
+}  // namespace rwd::transport

@@ -1,7 +1,9 @@
-// Test helper: EnetTransport endpoints on 127.0.0.1 pumped against the real clock, with bounded waits.
+// Test helper: real-network endpoints (EnetTransport, WebSocketTransport) on 127.0.0.1 pumped against the
+// real clock, with bounded waits.
 #pragma once
 
 #include <rewind/transport/enet_transport.hpp>
+#include <rewind/transport/websocket_transport.hpp>
 
 #include <gtest/gtest.h>
 
@@ -22,8 +24,9 @@ inline Micros real_now() {
 }
 
 /// One endpoint and every event it reported.
-struct EnetNode {
-    std::unique_ptr<EnetTransport> transport;
+template <class T>
+struct Node {
+    std::unique_ptr<T> transport;
     std::vector<TransportEvent> events;
 
     /// Events of one type.
@@ -39,6 +42,8 @@ struct EnetNode {
     /// The port this endpoint is bound to.
     [[nodiscard]] std::uint16_t port() const { return transport->local_address().port; }
 };
+using EnetNode = Node<EnetTransport>;
+using WsNode = Node<WebSocketTransport>;
 
 /// A listening endpoint on an ephemeral loopback port.
 inline EnetConfig server_config(std::size_t max_peers = 8) {
@@ -67,13 +72,13 @@ inline std::unique_ptr<EnetTransport> make_endpoint(const EnetConfig& config) {
 
 /// Updates every node and collects its events until `done()` or `limit` of real time passed; true if done.
 /// The limit only bounds a broken run: nothing asserts on how fast the machine is.
-inline bool pump_until(std::vector<EnetNode*> nodes, const std::function<bool()>& done,
-                       std::chrono::milliseconds limit = std::chrono::milliseconds(5000),
-                       const std::function<void()>& each_round = {}) {
+template <class N>
+bool pump_nodes_until(const std::vector<N*>& nodes, const std::function<bool()>& done,
+                      std::chrono::milliseconds limit, const std::function<void()>& each_round) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     while (true) {
         const Micros now = real_now();
-        for (EnetNode* n : nodes) {
+        for (N* n : nodes) {
             n->transport->update(now);
             TransportEvent e;
             while (n->transport->poll(e)) n->events.push_back(std::move(e));
@@ -84,10 +89,24 @@ inline bool pump_until(std::vector<EnetNode*> nodes, const std::function<bool()>
         std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
 }
+inline bool pump_until(std::vector<EnetNode*> nodes, const std::function<bool()>& done,
+                       std::chrono::milliseconds limit = std::chrono::milliseconds(5000),
+                       const std::function<void()>& each_round = {}) {
+    return pump_nodes_until(nodes, done, limit, each_round);
+}
+inline bool pump_ws_until(std::vector<WsNode*> nodes, const std::function<bool()>& done,
+                          std::chrono::milliseconds limit = std::chrono::milliseconds(5000),
+                          const std::function<void()>& each_round = {}) {
+    return pump_nodes_until(nodes, done, limit, each_round);
+}
 
 /// Pumps for a fixed span of real time (for letting traffic settle).
 inline void pump_for(std::vector<EnetNode*> nodes, std::chrono::milliseconds span) {
     (void)pump_until(
+        std::move(nodes), [] { return false; }, span);
+}
+inline void pump_ws_for(std::vector<WsNode*> nodes, std::chrono::milliseconds span) {
+    (void)pump_ws_until(
         std::move(nodes), [] { return false; }, span);
 }
 
