@@ -4,6 +4,7 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 SAN_BUILD ?= build-sanitize
 FUZZ_BUILD ?= build-fuzz
+WEB_BUILD ?= build-web
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
 SOAK_ARGS ?= --clients 64 --minutes 60 --sample-seconds 60
@@ -11,7 +12,7 @@ SOAK_SAN_ARGS ?= --clients 16 --minutes 5 --sample-seconds 20
 CMAKE_ARGS ?=
 LAB_ARGS ?= --profile checklist --players 8 --duration 60
 
-.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build soak format format-check tidy clean
+.PHONY: all setup configure build run test test-unit test-sanitize bench fuzz fuzz-smoke fuzz-build soak format format-check tidy clean web
 
 all: build
 
@@ -63,6 +64,14 @@ fuzz: fuzz-build
 
 fuzz-smoke: fuzz-build
 	@scripts/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+
+# The arena client in a browser tab (web/): Emscripten builds the page into $(WEB_BUILD)/site. NODE_PATH lets
+# emcc's optimizer find Debian's acorn when node itself is not Debian's.
+web: setup
+	@bash web/setup.sh
+	@export NODE_PATH=/usr/share/nodejs; emcmake cmake -S web -B $(WEB_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null && \
+	  cmake --build $(WEB_BUILD) -j $(JOBS)
+	@echo "web: the page is in $(WEB_BUILD)/site (rewind-server --web-root $(WEB_BUILD)/site, or any static server)"
 
 format:
 	@git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' | xargs clang-format -i
