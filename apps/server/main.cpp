@@ -1,4 +1,4 @@
-// rewind-server: the headless dedicated arena server over real UDP (ENet).
+// rewind-server: the headless dedicated arena server over real UDP (ENet) and, for browsers, WebSocket.
 #include "server/server_app.hpp"
 
 #include <arena/constants.hpp>
@@ -46,12 +46,21 @@ int main(int argc, char** argv) {
                    "HOST:PORT the tokens must name (default 127.0.0.1:PORT, or --host:PORT)");
     app.add_option("--bot-secret-key", o.bot_secret_key_file,
                    "Backend secret key file to mint the bots' tokens with --public-key (local testing only)");
-    app.add_option("--metrics-port", o.metrics_port,
-                   "Serve Prometheus metrics at http://HOST:PORT/metrics (0 = a port the OS picks; default: "
-                   "none)")
+    app.add_option("--metrics-port,--http-port", o.metrics_port,
+                   "The HTTP port: Prometheus metrics at http://HOST:PORT/metrics, and --web-root's files "
+                   "(0 = a port the OS picks; default: none)")
         ->check(CLI::Range(0, 65535));
-    app.add_option("--metrics-host", o.metrics_host, "IPv4 address the metrics page binds")
+    app.add_option("--metrics-host,--http-host", o.metrics_host, "IPv4 address the HTTP port binds")
         ->capture_default_str();
+    app.add_option(
+           "--ws-port", o.ws_port,
+           "Also take WebSocket clients (browsers) at ws://HOST:PORT/rewind, in the same match as the "
+           "UDP ones (0 = a port the OS picks; default: none)")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--web-root", o.web_root,
+                   "Serve this directory (the browser client, `make web`) on the HTTP port, with "
+                   "/web-config.json naming the WebSocket port")
+        ->check(CLI::ExistingDirectory);
     app.add_flag("--agones", o.agones,
                  "Tell the Agones SDK sidecar (127.0.0.1:$AGONES_SDK_HTTP_PORT, default 9358) Ready, Health "
                  "every 2 s, the human players, and Shutdown at the end (docs/DEPLOY.md)");
@@ -107,6 +116,12 @@ int main(int argc, char** argv) {
     if (server.metrics_port() != 0)
         log.kvf(rwd::LogLevel::info, "event=metrics_listening port=%u host=%s path=/metrics",
                 server.metrics_port(), o.metrics_host.c_str());
+    if (server.ws_port() != 0)
+        log.kvf(rwd::LogLevel::info, "event=websocket_listening port=%u host=%s path=/rewind",
+                server.ws_port(), o.host.c_str());
+    if (!o.web_root.empty())
+        log.kvf(rwd::LogLevel::info, "event=web_root_served port=%u dir=%s", server.metrics_port(),
+                o.web_root.c_str());
     if (!server.token_address().empty())
         log.kvf(rwd::LogLevel::info, "event=tokens_required address=%s", server.token_address().c_str());
     return server.run(signals);

@@ -11,7 +11,9 @@ namespace apps {
 MetricsEndpoint::MetricsEndpoint() : http_(std::make_unique<httplib::Server>()) {}
 
 rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std::string& host,
-                                                                      std::uint16_t port) {
+                                                                      std::uint16_t port,
+                                                                      const std::string& web_root,
+                                                                      std::uint16_t ws_port) {
     std::unique_ptr<MetricsEndpoint> e(new MetricsEndpoint());
     httplib::Server& http = *e->http_;
     // One scrape at a time is plenty: Prometheus scrapes every few seconds.
@@ -33,6 +35,15 @@ rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std:
     http.Get("/", [](const httplib::Request&, httplib::Response& res) {
         res.set_content("rewind-server: metrics at /metrics\n", "text/plain");
     });
+    if (!web_root.empty()) {
+        // Files first (httplib looks at mount points before handlers): / is the page's index.html.
+        if (!http.set_mount_point("/", web_root))
+            return rwd::Error{rwd::Errc::invalid_config, "--web-root is not a directory: " + web_root};
+        const std::string config = "{\"ws_port\": " + std::to_string(ws_port) + "}\n";
+        http.Get("/web-config.json", [config](const httplib::Request&, httplib::Response& res) {
+            res.set_content(config, "application/json");
+        });
+    }
     const int bound = port == 0 ? http.bind_to_any_port(host) : (http.bind_to_port(host, port) ? port : -1);
     if (bound <= 0)
         return rwd::Error{rwd::Errc::io_error,

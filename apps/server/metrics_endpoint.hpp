@@ -1,5 +1,7 @@
-// MetricsEndpoint: rewind-server's /metrics over HTTP (cpp-httplib, one worker thread); the page is written
-// by the server's own loop when a scrape asks for it, so no figure is read from another thread.
+// MetricsEndpoint: rewind-server's HTTP port (cpp-httplib, one worker thread): /metrics, whose page is
+// written by the server's own loop when a scrape asks for it (so no figure is read from another thread), and
+// with
+// --web-root the browser client's static files and /web-config.json.
 #pragma once
 
 #include <rewind/core/result.hpp>
@@ -21,9 +23,12 @@ namespace apps {
 
 class MetricsEndpoint {
 public:
-    /// Listens on host:port (0 = a port the OS picks) or io_error with the reason.
-    [[nodiscard]] static rwd::Result<std::unique_ptr<MetricsEndpoint>> create(const std::string& host,
-                                                                              std::uint16_t port);
+    /// Listens on host:port (0 = a port the OS picks) or io_error with the reason. A non-empty `web_root`
+    /// is served as static files (invalid_config when it is not a directory), with /web-config.json
+    /// naming `ws_port` (the WebSocket port the page connects to; 0: none).
+    [[nodiscard]] static rwd::Result<std::unique_ptr<MetricsEndpoint>> create(
+        const std::string& host, std::uint16_t port, const std::string& web_root = {},
+        std::uint16_t ws_port = 0);
     ~MetricsEndpoint();
     MetricsEndpoint(const MetricsEndpoint&) = delete;
     MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;

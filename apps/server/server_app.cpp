@@ -10,6 +10,7 @@
 #include <rewind/session/auth/connect_token.hpp>
 #include <rewind/session/client_server/net_replay.hpp>
 #include <rewind/transport/enet_metrics.hpp>
+#include <rewind/transport/websocket_metrics.hpp>
 
 #include <sodium.h>
 
@@ -61,6 +62,21 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
     auto udp = tr::EnetTransport::create(ec);
     if (!udp.ok()) return udp.error();
     app->udp_ = std::move(udp.value());
+    if (o.ws_port >= 0) {
+        tr::WebSocketConfig wc;
+        wc.bind_host = o.host;
+        wc.port = static_cast<std::uint16_t>(o.ws_port);
+        wc.max_peers = ec.max_peers;
+        wc.max_message_size = app->udp_->max_message_size();  // both kinds of client get the same snapshots
+        auto web = tr::WebSocketTransport::create(wc);
+        if (!web.ok()) return web.error();
+        app->web_ = std::move(web.value());
+        app->mux_ =
+            std::make_unique<tr::MuxTransport>(std::vector<tr::Transport*>{app->udp_.get(), app->web_.get()});
+    }
+    if (!o.web_root.empty() && o.metrics_port < 0)
+        return rwd::Error{rwd::Errc::invalid_config,
+                          "--web-root needs --http-port (the port it is served on)"};
     if (!o.public_key_file.empty()) {
         // Tokens carry Unix time; the session runs on clock's steady time, so the offset links the two.
         auto text = read_key_file(o.public_key_file);
@@ -107,9 +123,12 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         // The resume secrets come from this key: the recording carries it so that a re-run gives the same.
         randombytes_buf(sc.resume_key.data(), sc.resume_key.size());
         app->netrec_ = std::make_unique<tr::RecordingTransport>(
-            *app->udp_, tr::NetRecordingHeader{"rewind-server", server_config_text(sc, o.seed), 0, 0});
+            app->mux_ ? static_cast<tr::Transport&>(*app->mux_) : *app->udp_,
+            tr::NetRecordingHeader{"rewind-server", server_config_text(sc, o.seed), 0, 0});
     }
-    tr::Transport& wire = app->netrec_ ? static_cast<tr::Transport&>(*app->netrec_) : *app->udp_;
+    tr::Transport& wire = app->netrec_ ? static_cast<tr::Transport&>(*app->netrec_)
+                          : app->mux_  ? static_cast<tr::Transport&>(*app->mux_)
+                                       : *app->udp_;
     app->server_ = std::make_unique<cs::Server<arena::ArenaGame>>(wire, sc, arena::new_match(o.seed));
     app->server_->record_to(app->netrec_.get());
     if (!o.record_path.empty()) {
@@ -124,7 +143,8 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
         app->server_->set_recorder(app->recorder_.get());
     }
     if (o.metrics_port >= 0) {
-        auto metrics = MetricsEndpoint::create(o.metrics_host, static_cast<std::uint16_t>(o.metrics_port));
+        auto metrics = MetricsEndpoint::create(o.metrics_host, static_cast<std::uint16_t>(o.metrics_port),
+                                               o.web_root, app->ws_port());
         if (!metrics.ok()) return metrics.error();
         app->metrics_ = std::move(metrics.value());
     }
@@ -207,6 +227,9 @@ unsigned long long rejected(const cs::ServerStats& st, auth::OpenError why) {
 void ServerApp::status(Micros now) {
     const auto& st = server_->stats();
     const auto c = udp_->counters();
+    const auto w = web_ ? web_->counters() : tr::WebSocketCounters{};
+    const std::uint64_t bytes_out = c.bytes_sent + w.bytes_sent;
+    const std::uint64_t bytes_in = c.bytes_received + w.bytes_received;
     const double span_s = std::max(1e-3, (now - last_status_).seconds());
     const std::uint64_t ticks = st.ticks - last_ticks_;
     const double tick_ms =
@@ -220,9 +243,8 @@ void ServerApp::status(Micros now) {
         "rejected_replayed=%llu "
         "rejected_truncated=%llu rejected_stale=%llu",
         st.tick.value, server_->seated_count(), server_->seated_count() - bots, bots, tick_ms,
-        st.max_tick_time.millis(),
-        static_cast<double>(c.bytes_sent - last_bytes_out_) * 8.0 / 1000.0 / span_s,
-        static_cast<double>(c.bytes_received - last_bytes_in_) * 8.0 / 1000.0 / span_s,
+        st.max_tick_time.millis(), static_cast<double>(bytes_out - last_bytes_out_) * 8.0 / 1000.0 / span_s,
+        static_cast<double>(bytes_in - last_bytes_in_) * 8.0 / 1000.0 / span_s,
         static_cast<unsigned long long>(st.snapshots_sent), static_cast<unsigned long long>(st.malformed),
         static_cast<unsigned long long>(c.datagrams_ignored), static_cast<unsigned long long>(st.refused),
         static_cast<unsigned long long>(st.ticks_dropped),
@@ -231,8 +253,8 @@ void ServerApp::status(Micros now) {
         rejected(st, auth::OpenError::replayed), rejected(st, auth::OpenError::truncated),
         rejected(st, auth::OpenError::stale));
     last_status_ = now;
-    last_bytes_out_ = c.bytes_sent;
-    last_bytes_in_ = c.bytes_received;
+    last_bytes_out_ = bytes_out;
+    last_bytes_in_ = bytes_in;
     last_ticks_ = st.ticks;
     last_tick_time_ = st.total_tick_time;
 }
@@ -247,6 +269,7 @@ std::string ServerApp::metrics_page() const {
     page.gauge("rewind_seats", "Seats of the match (--max-players).", server_->max_clients());
     server_->write_metrics(page);
     tr::write_metrics(page, udp_->counters());
+    if (web_) tr::write_metrics(page, web_->counters());
     return page.text();
 }
 

@@ -15,6 +15,8 @@
 #include <rewind/session/client_server/server.hpp>
 #include <rewind/session/client_server/world_recorder.hpp>
 #include <rewind/transport/enet_transport.hpp>
+#include <rewind/transport/mux_transport.hpp>
+#include <rewind/transport/websocket_transport.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -41,12 +43,14 @@ struct ServerOptions {
     std::string public_address;  ///< HOST:PORT tokens must name (default: the bots' address, 127.0.0.1:port)
     std::string
         bot_secret_key_file;  ///< backend secret key (hex) to mint the bots' tokens (local testing only)
-    int metrics_port = -1;    ///< TCP port of the Prometheus /metrics page (-1 = none, 0 = any)
+    int metrics_port = -1;    ///< TCP port of the HTTP endpoint: /metrics and --web-root (-1 = none, 0 = any)
     std::string metrics_host = "0.0.0.0";  ///< address the metrics page binds
-    bool agones = false;         ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
-    std::string record_path;     ///< write a world recording of the match here when the server stops
-    int record_max_mb = 256;     ///< stop recording (keeping what was recorded) beyond this many MB
-    std::string record_net;      ///< record the server's network session here (rewind-lab --replay-net)
+    int ws_port = -1;         ///< TCP port of the WebSocket listener for browser clients (-1 = none, 0 = any)
+    std::string web_root;     ///< a directory served on the HTTP port (the browser client's page)
+    bool agones = false;      ///< tell the Agones SDK sidecar Ready, Health, Shutdown and the players
+    std::string record_path;  ///< write a world recording of the match here when the server stops
+    int record_max_mb = 256;  ///< stop recording (keeping what was recorded) beyond this many MB
+    std::string record_net;   ///< record the server's network session here (rewind-lab --replay-net)
     double seat_grace_s = 30.0;  ///< hold a lost client's seat this long for it to come back (0: free it)
 };
 
@@ -61,6 +65,8 @@ public:
     int run(SignalWaiter& signals);
     /// The port actually bound.
     [[nodiscard]] std::uint16_t port() const { return udp_->local_address().port; }
+    /// The WebSocket port, 0 when there is none.
+    [[nodiscard]] std::uint16_t ws_port() const { return web_ ? web_->local_address().port : 0; }
     /// The port of the /metrics page, 0 when there is none.
     [[nodiscard]] std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
     /// The HOST:PORT connect tokens must name; empty when tokens are not required.
@@ -84,7 +90,9 @@ private:
     const RealClock& clock_;
     const KvLog& log_;
     std::unique_ptr<rwd::transport::EnetTransport> udp_;
-    std::unique_ptr<rwd::transport::RecordingTransport> netrec_;  // --record-net, around udp_
+    std::unique_ptr<rwd::transport::WebSocketTransport> web_;     // --ws-port
+    std::unique_ptr<rwd::transport::MuxTransport> mux_;           // udp_ and web_ as one (with --ws-port)
+    std::unique_ptr<rwd::transport::RecordingTransport> netrec_;  // --record-net, around udp_ (or mux_)
     std::unique_ptr<rwd::client_server::Server<arena::ArenaGame>> server_;
     std::vector<std::unique_ptr<NetPlayer>> bots_;
     std::unique_ptr<MetricsEndpoint> metrics_;  // set with --metrics-port
