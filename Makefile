@@ -28,7 +28,7 @@ build: configure
 run: build
 	@scripts/run_main.sh $(BUILD) $(LAB_ARGS)
 
-test-unit: build
+test-unit: build web
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --timeout 900
 
 # Formatting first: a second of clang-format before minutes of building.
