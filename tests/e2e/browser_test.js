@@ -3,7 +3,10 @@
 // window.rewindStats and a screenshot. Two runs: alone (prediction must be exact: no correction), then a mixed
 // match (two browser tabs, a native headless bot over UDP, server bots) in which the players see each other.
 //
-//   node tests/e2e/browser_test.js --server BIN --client BIN --site DIR --modules DIR --work DIR
+// A third run requires connect tokens: a tab with credentials plays sealed (libsodium's wasm build in the page),
+// one without is refused.
+//
+//   node tests/e2e/browser_test.js --server BIN --client BIN --token BIN --site DIR --modules DIR --work DIR
 //
 // Exit 0 when every check passes, 1 when one fails, 77 (skipped) when Chromium, puppeteer-core or the page
 // is missing.
@@ -23,7 +26,7 @@ const palette = {       // apps/client/palette.hpp
 function args() {
   const a = {};
   for (let i = 2; i + 1 < process.argv.length; i += 2) a[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-  for (const k of ['server', 'client', 'site', 'modules', 'work'])
+  for (const k of ['server', 'client', 'token', 'site', 'modules', 'work'])
     if (!a[k]) { console.error(`browser_test: --${k} is missing`); process.exit(2); }
   return a;
 }
@@ -215,6 +218,37 @@ async function main() {
           `native bot: ${report.snapshots_received} snapshots`);
     const goodbyes = (mixed.text.match(/said goodbye/g) || []).length;
     check(goodbyes >= 3, `server: ${goodbyes} goodbyes (two tabs and the native bot)`);
+    mixed.kill('SIGTERM');
+    await mixed.done;
+
+    // 3. Tokens required: the page's credentials seal every packet after the hello; no token, no seat.
+    console.log('run 3: tokens required, one tab sealed for 5 s, one without a token');
+    const keys = path.join(a.work, 'keys');
+    fs.mkdirSync(keys, { recursive: true });
+    const key = (f) => path.join(keys, f);
+    const keygen = start(a.token, ['keygen', '--secret-key', key('backend.secret'), '--public-key', key('backend.public'),
+                                   '--sealing-key', key('servers.sealing')], path.join(a.work, 'keygen.log'));
+    check(await keygen.done === 0, 'rewind-token keygen');
+    const sealed = start(a.server, ['--port', '0', '--ws-port', '0', '--http-port', '0', '--web-root', a.site,
+                                    '--public-key', key('backend.public'), '--sealing-key', key('servers.sealing'),
+                                    '--bots', '0', '--duration', '60'], path.join(a.work, 'server_sealed.log'));
+    procs.push(sealed);
+    const udp3 = (await waitFor(sealed, /event=listening port=(\d+)/, 10000))[1];
+    const http3 = (await waitFor(sealed, /event=metrics_listening port=(\d+)/, 10000))[1];
+    const mint = start(a.token, ['mint', '--client-id', '7', '--server', `127.0.0.1:${udp3}`, '--expires-in', '5m',
+                                 '--secret-key', key('backend.secret'), '--sealing-key', key('servers.sealing')],
+                       path.join(a.work, 'mint.log'));
+    check(await mint.done === 0, 'rewind-token mint');
+    const token = mint.text.trim().split(/\s+/).pop();
+    const withToken = await openTab(browser, `http://127.0.0.1:${http3}/?autoplay=5&seed=4&token=${token}`, 'sealed');
+    const s3 = await follow(withToken, 30000, async () => {});
+    checkPlayed('sealed', s3, 5, withToken);
+    check(s3.encrypted === true, 'sealed: the session was sealed');
+    const without = await openTab(browser, `http://127.0.0.1:${http3}/?autoplay=5&seed=5`, 'no token');
+    const s4 = await follow(without, 30000, async () => {});
+    check(s4.done === true && s4.disconnect === 'unauthorized' && s4.snapshots_received === 0,
+          `no token: refused (disconnect ${s4.disconnect}, ${s4.snapshots_received} snapshots)`);
+    check(!/rejected_forged=[1-9]/.test(sealed.text), 'server: no sealed packet failed to open');
   } finally {
     await browser.close();
     for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');

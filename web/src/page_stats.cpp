@@ -77,6 +77,7 @@ void publish_stats(const ArenaClient& client, const BrowserTransport& transport,
     add(j, "kbps_sent", s.kbps_sent);
     add(j, "kbps_received", s.kbps_received);
     add(j, "connect_attempts", s.connect_attempts);
+    add(j, "encrypted", std::string(client.config().connect_token.empty() ? "false" : "true"));
     add(j, "reconnects", s.reconnects);
     add(j, "disconnect", quoted(std::string(rwd::client_server::disconnect_code_name(s.disconnect_code))));
     add(j, "close_code", std::to_string(transport.last_close_code()));
