@@ -224,6 +224,7 @@ async function main() {
     // 3. Tokens required: the page's credentials seal every packet after the hello; no token, no seat.
     console.log('run 3: tokens required, one tab sealed for 5 s, one without a token');
     const keys = path.join(a.work, 'keys');
+    fs.rmSync(keys, { recursive: true, force: true });  // keygen does not write over an earlier run's keys
     fs.mkdirSync(keys, { recursive: true });
     const key = (f) => path.join(keys, f);
     const keygen = start(a.token, ['keygen', '--secret-key', key('backend.secret'), '--public-key', key('backend.public'),
