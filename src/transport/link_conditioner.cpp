@@ -81,9 +81,14 @@ void LinkConditioner::schedule(Micros at, std::vector<std::uint8_t> data) {
 }
 
 void LinkConditioner::submit(Micros now, std::vector<std::uint8_t> packet) {
+    const std::size_t size = packet.size();
+    submit(now, std::move(packet), size);
+}
+
+void LinkConditioner::submit(Micros now, std::vector<std::uint8_t> packet, std::size_t wire_bytes) {
     ++counters_.submitted;
-    counters_.bytes_submitted += packet.size();
-    if (packet.size() > config_.mtu) {
+    counters_.bytes_submitted += wire_bytes;
+    if (wire_bytes > config_.mtu) {
         ++counters_.dropped_mtu;
         return;
     }
@@ -91,11 +96,11 @@ void LinkConditioner::submit(Micros now, std::vector<std::uint8_t> packet) {
     // The bottleneck: a byte-capped queue drained at bandwidth_kbps.
     Micros leaves = now;
     if (config_.bandwidth_kbps > 0) {
-        if (queued_bytes(now) + packet.size() + config_.packet_overhead > config_.queue_bytes) {
+        if (queued_bytes(now) + wire_bytes + config_.packet_overhead > config_.queue_bytes) {
             ++counters_.dropped_queue;
             return;
         }
-        const auto bits = static_cast<std::int64_t>((packet.size() + config_.packet_overhead) * 8);
+        const auto bits = static_cast<std::int64_t>((wire_bytes + config_.packet_overhead) * 8);
         const std::int64_t kbps = config_.bandwidth_kbps;
         const Micros tx{(bits * 1000 + kbps - 1) / kbps};
         bottleneck_free_at_ = std::max(now, bottleneck_free_at_) + tx;

@@ -9,13 +9,14 @@
 namespace rwd::transport::sim {
 
 SimEndpoint::SimEndpoint(Wire& wire, const SimNetworkConfig& config, Address address, std::size_t max_peers,
-                         bool accept_incoming, Micros now)
+                         bool accept_incoming, Micros now, bool stream)
     : wire_(wire),
       config_(config),
       address_(std::move(address)),
       inbox_of_(wire.inbox(address_)),
       max_peers_(max_peers),
       accept_incoming_(accept_incoming),
+      stream_(stream),
       now_(now) {}
 
 // ---- peers
@@ -87,6 +88,7 @@ Status SimEndpoint::send(PeerId peer, Delivery delivery, std::span<const std::ui
     if (data.size() > max_message_size())
         return Error{Errc::length_too_long, "message larger than max_message_size()"};
     if (delivery == Delivery::unreliable) {
+        if (stream_ && hold_if_backed_up(*p, data)) return {};
         std::vector<std::uint8_t> b = wire_.buffer();
         b.assign(data.begin(), data.end());
         p->unreliable_out.push_back(std::move(b));
@@ -140,6 +142,7 @@ void SimEndpoint::update(Micros now) {
         p->stats.rtt = Micros{std::llround(p->rtt.srtt_us)};
         p->stats.jitter = Micros{std::llround(p->rtt.rttvar_us)};
         p->stats.loss = p->loss.fraction();
+        if (stream_) measure_stream_loss(*p);
         p->stats.kbps_sent = p->rate_sent.kbps;
         p->stats.kbps_received = p->rate_received.kbps;
     }
@@ -155,7 +158,11 @@ void SimEndpoint::check_timeouts(Micros now) {
                                        : now - p->created_at > config_.connect_timeout;
         if (dead) gone.push_back(id);
     }
-    for (PeerId id : gone) remove_peer(id, DisconnectReason::timed_out, true);
+    for (PeerId id : gone) {
+        // A stream's connection is gone with its peer: a new one does not queue behind the old one's data.
+        if (Peer* p = find(id); stream_ && p != nullptr && p->link != nullptr) wire_.reset_stream(*p->link);
+        remove_peer(id, DisconnectReason::timed_out, true);
+    }
 }
 
 Micros SimEndpoint::rto(const Peer& p) const {
@@ -209,6 +216,7 @@ bool SimEndpoint::has_due(Micros now, const Peer& p, Micros timeout) const {
 }
 
 void SimEndpoint::flush(Micros now, Peer& p) {
+    if (stream_) release_held(p);
     const Micros timeout = rto(p);
     if (!has_due(now, p, timeout)) return;  // nothing to send: most updates of a quiet peer
     std::vector<std::uint8_t> packet;
@@ -219,18 +227,23 @@ void SimEndpoint::flush(Micros now, Peer& p) {
     start_packet();
     std::vector<std::uint16_t> ids;
     bool emitted = false;
-    auto make_room = [&](std::size_t bytes) {
-        if (packet.size() + bytes <= config_.mtu) return;
-        emit(now, p, packet, std::move(ids));
-        start_packet();
-        ids = {};
-        emitted = true;
+    std::size_t frames = 0, frame_bytes = 0;  // stream endpoints: the WebSocket frames of the packet
+    auto make_room = [&](std::size_t bytes, std::size_t message_bytes) {
+        if (packet.size() + bytes > config_.mtu) {
+            emit(now, p, packet, std::move(ids), frames, frame_bytes);
+            start_packet();
+            ids = {};
+            frames = frame_bytes = 0;
+            emitted = true;
+        }
+        ++frames;
+        frame_bytes += frame_size(message_bytes, masks_to(p));
     };
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
     for (std::size_t i = 0; i < window; ++i) {
         OutMessage& m = p.reliable_out[i];
         if (!message_due(m, now, timeout)) continue;
-        make_room(message_size(true, m.data.size()));
+        make_room(message_size(true, m.data.size()), m.data.size());
         append_message(packet, true, m.id, m.data);
         ids.push_back(m.id);
         m.sent = true;
@@ -238,19 +251,22 @@ void SimEndpoint::flush(Micros now, Peer& p) {
     }
     while (!p.unreliable_out.empty()) {
         const std::vector<std::uint8_t>& m = p.unreliable_out.front();
-        make_room(message_size(false, m.size()));
+        make_room(message_size(false, m.size()), m.size());
         append_message(packet, false, 0, m);
         wire_.recycle(std::move(p.unreliable_out.front()));
         p.unreliable_out.pop_front();
     }
     if (packet.size() > kHeaderBytes || (!emitted && bare_packet_due(now, p)))
-        emit(now, p, packet, std::move(ids));
+        emit(now, p, packet, std::move(ids), frames, frame_bytes);
     else
         wire_.recycle(std::move(packet));
+    // The stream delivers what it was given, in order: a written reliable message is never sent again.
+    if (stream_)
+        while (!p.reliable_out.empty() && p.reliable_out.front().sent) p.reliable_out.pop_front();
 }
 
-void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,
-                       std::vector<std::uint16_t> ids) {
+void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids,
+                       std::size_t frames, std::size_t frame_bytes) {
     evaluate_loss(now, p, true);  // the slot about to be reused must have been counted
     Header h;
     h.type = PacketType::data;
@@ -262,13 +278,17 @@ void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet,
     SentPacket& s = p.sent.at(p.next_seq);
     s = SentPacket{true, false, false, p.next_seq, now, std::move(ids)};
     ++p.next_seq;
-    p.stats.bytes_sent += packet.size();
-    ++p.stats.packets_sent;
-    p.rate_sent.add(packet.size());
+    // A stream endpoint counts what its socket would: WebSocket frames, headers included (a packet without
+    // a message stands for the TCP acknowledgments and pings that keep the connection alive).
+    p.stats.bytes_sent += stream_ ? frame_bytes : packet.size();
+    p.stats.packets_sent += stream_ ? frames : 1;
+    p.rate_sent.add(stream_ ? frame_bytes : packet.size());
     p.last_sent = now;
     p.ack_pending = false;
-    if (p.link == nullptr) p.link = &wire_.link(address_, p.address);
-    wire_.transmit(now, *p.link, std::move(packet));
+    if (stream_)
+        wire_.write_stream(now, link_of(p), std::move(packet), frame_bytes);
+    else
+        wire_.transmit(now, link_of(p), std::move(packet));
     packet.clear();
 }
 
@@ -279,7 +299,12 @@ void SimEndpoint::send_control(Micros now, const Address& to, PacketType type,
     h.type = type;
     write_header(packet, h);
     packet.insert(packet.end(), payload.begin(), payload.end());
-    wire_.transmit(now, wire_.link(address_, to), std::move(packet));
+    // On a stream a control packet stands for a small control message (the handshake is not modelled).
+    if (stream_)
+        wire_.write_stream(now, wire_.link(address_, to), std::move(packet),
+                           frame_size(1 + payload.size(), !accept_incoming_));
+    else
+        wire_.transmit(now, wire_.link(address_, to), std::move(packet));
 }
 
 }  // namespace rwd::transport::sim

@@ -2,6 +2,7 @@
 #include <rewind/transport/sim_network.hpp>
 
 #include "transport/sim_endpoint.hpp"
+#include "transport/stream_link.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -15,6 +16,7 @@ namespace {
 
 std::string key_of(const Address& a) { return a.host + ":" + std::to_string(a.port); }
 
+constexpr std::uint64_t kStreamSeedSalt = 0x73747265616d5f5fULL;  // "stream__"
 constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
 constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
 
@@ -42,6 +44,15 @@ Status SimNetworkConfig::validate() const {
     }
     if (max_reliable_queue == 0) return Error{Errc::invalid_config, "max_reliable_queue must be > 0"};
     if (max_malformed == 0) return Error{Errc::invalid_config, "max_malformed must be > 0"};
+    return stream.validate();
+}
+
+Status SimStreamConfig::validate() const {
+    if (segment_overhead > kMaxLinkPacketOverhead)
+        return Error{Errc::invalid_config, "stream.segment_overhead must be <= 65535"};
+    if (min_rto.count <= 0) return Error{Errc::invalid_config, "stream.min_rto must be > 0"};
+    if (max_rto < min_rto || max_rto > kMaxLinkDelay)
+        return Error{Errc::invalid_config, "stream.max_rto must be in [min_rto, 1 hour]"};
     return {};
 }
 
@@ -51,6 +62,26 @@ struct Link {
     Address from, to;
     LinkConditioner conditioner;
     std::string from_key, to_key;  // "host:port": the link's seed and every delivery's trace hash them
+    std::uint64_t seed = 0;
+    std::unique_ptr<StreamLink> stream;  // made by the first write of a stream endpoint
+    Link* reverse = nullptr;             // to -> from, looked up by the first write
+
+    // When the next datagram or stream write comes out, whichever is first.
+    [[nodiscard]] std::optional<Micros> next_ready_time() const {
+        auto t = conditioner.next_ready_time();
+        if (stream) {
+            const auto s = stream->next_ready_time();
+            if (s && (!t || *s < *t)) t = s;
+        }
+        return t;
+    }
+    // Takes what next_ready_time() announced if it is due by `at`.
+    bool pop_ready(Micros at, std::vector<std::uint8_t>& out) {
+        const auto c = conditioner.next_ready_time();
+        const auto s = stream ? stream->next_ready_time() : std::nullopt;
+        if (s && (!c || *s < *c)) return stream->pop_ready(at, out);
+        return conditioner.pop_ready(at, out);
+    }
 };
 
 struct Inbox {
@@ -73,8 +104,9 @@ public:
         if (it != links.end()) return it->second;
         const std::uint64_t link_seed =
             fnv(fnv(fnv(kFnvOffset, &config.seed, sizeof config.seed), key.first), key.second);
-        auto [pos, inserted] = links.emplace(
-            key, Link{from, to, LinkConditioner(config.default_link, link_seed), key.first, key.second});
+        auto [pos, inserted] =
+            links.emplace(key, Link{from, to, LinkConditioner(config.default_link, link_seed), key.first,
+                                    key.second, link_seed, nullptr, nullptr});
         incoming[key.second].links.push_back(&pos->second);
         return pos->second;
     }
@@ -97,14 +129,44 @@ public:
         l.conditioner.submit(at, std::move(bytes));
     }
 
+    // The link's stream, made on first use with the link's impairments; its return path is read each time,
+    // so set_link() on either direction takes effect.
+    sim::StreamLink& stream_of(Link& l) {
+        if (!l.stream) {
+            // A seed of its own, so a stream never shares draws with the link's datagram conditioner.
+            l.stream = std::make_unique<sim::StreamLink>(l.conditioner.config(), l.seed ^ kStreamSeedSalt,
+                                                         config.stream);
+        }
+        if (l.reverse == nullptr) l.reverse = &link(l.to, l.from);
+        const LinkConfig& back = l.reverse->conditioner.config();
+        l.stream->set_return_path(back.latency, back.jitter);
+        return *l.stream;
+    }
+
+    void write_stream(Micros at, Link& l, std::vector<std::uint8_t> bytes,
+                      std::size_t stream_bytes) override {
+        ++stats.datagrams_sent;
+        stream_of(l).write(at, std::move(bytes), stream_bytes);
+    }
+    std::size_t stream_backlog(Micros at, Link& l) override { return stream_of(l).unacked_bytes(at); }
+    void reset_stream(Link& l) override {
+        if (l.stream) l.stream->reset();
+    }
+    void count_replaced(Link& l) override { stream_of(l).count_replaced(); }
+    StreamCounters stream_counters(Link& l) override {
+        return l.stream ? l.stream->counters() : StreamCounters{};
+    }
+
     // Takes every datagram due by `at` for the inbox's address, earliest first across its incoming links.
     void collect(Micros at, Inbox& in, std::vector<Datagram>& out) override {
         out.clear();
+        for (Link* l : in.links)
+            if (l->stream) l->stream->advance(at);
         for (;;) {
             Link* best = nullptr;
             Micros best_at{};
             for (Link* l : in.links) {
-                const auto t = l->conditioner.next_ready_time();
+                const auto t = l->next_ready_time();
                 if (t && *t <= at && (best == nullptr || *t < best_at)) {
                     best = l;
                     best_at = *t;
@@ -112,7 +174,7 @@ public:
             }
             if (best == nullptr) return;
             Datagram d{best->from, {}};
-            if (!best->conditioner.pop_ready(at, d.bytes)) return;
+            if (!best->pop_ready(at, d.bytes)) return;
             ++stats.datagrams_delivered;
             trace = fnv(trace, &best_at.count, sizeof best_at.count);
             trace = fnv(fnv(trace, best->from_key), best->to_key);
@@ -129,18 +191,22 @@ public:
         std::vector<std::uint8_t> sink;
         for (auto& [key, in] : incoming) {
             if (in.has_endpoint) continue;
-            for (Link* l : in.links)
-                while (l->conditioner.pop_ready(at, sink)) {
+            for (Link* l : in.links) {
+                if (l->stream) l->stream->advance(at);
+                while (l->conditioner.pop_ready(at, sink) || (l->stream && l->stream->pop_ready(at, sink))) {
                     ++stats.datagrams_undeliverable;
                     recycle(std::move(sink));
                 }
+            }
         }
     }
 
     // Creates the endpoint at `address` (which must be free) and marks its inbox as delivered.
-    Transport* add_endpoint(const Address& address, std::size_t max_peers, bool accept_incoming) {
+    Transport* add_endpoint(const Address& address, std::size_t max_peers, bool accept_incoming,
+                            SimSocket socket) {
         const std::string key = key_of(address);
-        auto e = std::make_unique<sim::SimEndpoint>(*this, config, address, max_peers, accept_incoming, now);
+        auto e = std::make_unique<sim::SimEndpoint>(*this, config, address, max_peers, accept_incoming, now,
+                                                    socket == SimSocket::stream);
         Transport* t = e.get();
         endpoints.emplace(key, std::move(e));
         incoming[key].has_endpoint = true;
@@ -170,15 +236,15 @@ Result<std::unique_ptr<SimNetwork>> SimNetwork::create(const SimNetworkConfig& c
     return std::make_unique<SimNetwork>(config);
 }
 
-Result<Transport*> SimNetwork::listen(const Address& address, std::size_t max_peers) {
+Result<Transport*> SimNetwork::listen(const Address& address, std::size_t max_peers, SimSocket socket) {
     if (impl_->endpoints.count(key_of(address)) != 0) return Error{Errc::already_exists, "address in use"};
-    return impl_->add_endpoint(address, max_peers, true);
+    return impl_->add_endpoint(address, max_peers, true, socket);
 }
 
-Result<Transport*> SimNetwork::create_endpoint(const Address& address) {
+Result<Transport*> SimNetwork::create_endpoint(const Address& address, SimSocket socket) {
     if (impl_->endpoints.count(key_of(address)) != 0) return Error{Errc::already_exists, "address in use"};
     constexpr std::size_t kOutgoingLimit = 1024;
-    return impl_->add_endpoint(address, kOutgoingLimit, false);
+    return impl_->add_endpoint(address, kOutgoingLimit, false, socket);
 }
 
 void SimNetwork::close_endpoint(const Address& address) {
@@ -188,7 +254,9 @@ void SimNetwork::close_endpoint(const Address& address) {
 
 Status SimNetwork::set_link(const Address& from, const Address& to, const LinkConfig& config) {
     if (Status s = config.validate(); !s.ok()) return s;
-    return impl_->link(from, to).conditioner.set_config(config);
+    sim::Link& l = impl_->link(from, to);
+    if (l.stream) (void)l.stream->set_config(config);  // validated above
+    return l.conditioner.set_config(config);
 }
 
 Status SimNetwork::set_links(const Address& a, const Address& b, const LinkConfig& config) {
@@ -205,6 +273,12 @@ std::optional<LinkCounters> SimNetwork::link_counters(const Address& from, const
     auto it = impl_->links.find(std::make_pair(key_of(from), key_of(to)));
     if (it == impl_->links.end()) return std::nullopt;
     return it->second.conditioner.counters();
+}
+
+std::optional<StreamCounters> SimNetwork::stream_counters(const Address& from, const Address& to) const {
+    auto it = impl_->links.find(std::make_pair(key_of(from), key_of(to)));
+    if (it == impl_->links.end() || !it->second.stream) return std::nullopt;
+    return it->second.stream->counters();
 }
 
 void SimNetwork::inject(Micros now, const Address& from, const Address& to,

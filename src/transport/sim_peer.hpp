@@ -143,6 +143,11 @@ struct Peer {
 
     // Messages.
     std::deque<std::vector<std::uint8_t>> unreliable_out;
+    // Stream endpoints: the unreliable message held while the stream is backed up (the newest one).
+    bool has_held = false;
+    std::vector<std::uint8_t> held;
+    std::uint64_t seen_transmissions = 0, seen_retransmissions = 0;  // the stream's counters, last update
+    LossWindow stream_loss;               // of the stream's segment copies: lost (sent again) or not
     std::deque<OutMessage> reliable_out;  // ordered by id, front = oldest not yet acked
     std::uint16_t next_message_id = 0;
     std::uint16_t next_expected = 0;

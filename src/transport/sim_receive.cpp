@@ -17,11 +17,7 @@ void SimEndpoint::receive(Micros now, const Address& from, std::span<const std::
         malformed(p);
         return;
     }
-    if (p != nullptr) {
-        p->stats.bytes_received += bytes.size();
-        ++p->stats.packets_received;
-        p->rate_received.add(bytes.size());
-    }
+    if (p != nullptr) count_received(*p, *header, bytes);
     switch (header->type) {
         case PacketType::connect_request:
             if (p == nullptr) {

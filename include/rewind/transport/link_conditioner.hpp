@@ -48,6 +48,9 @@ public:
 
     /// Hands one packet to the link at time `now`; it is dropped or scheduled for delivery (maybe twice).
     void submit(Micros now, std::vector<std::uint8_t> packet);
+    /// As submit(now, packet), but the MTU check, the bandwidth queue and the byte counters take the packet
+    /// to be `wire_bytes` long (a stream's segment travels as a small tag standing for its bytes).
+    void submit(Micros now, std::vector<std::uint8_t> packet, std::size_t wire_bytes);
     /// Moves the earliest packet due at or before `now` into `out`; false when none is due.
     [[nodiscard]] bool pop_ready(Micros now, std::vector<std::uint8_t>& out);
     /// When the earliest scheduled packet is due, if any.

@@ -342,5 +342,23 @@ TEST(LinkConditioner, ConfigChangesApplyToLaterPackets) {
     EXPECT_EQ(link.config().latency, 150_ms);
 }
 
+TEST(LinkConditioner, AGivenWireSizeIsWhatTheMtuAndTheBottleneckSee) {
+    LinkConfig c;
+    c.latency = 10_ms;
+    c.bandwidth_kbps = 8;  // one byte per millisecond
+    c.packet_overhead = 0;
+    c.queue_bytes = 4000;
+    c.mtu = 1200;
+    LinkConditioner l(c, 1);
+    l.submit(0_ms, std::vector<std::uint8_t>(8, 0), 1000);  // an 8-byte tag standing for 1000 bytes
+    l.submit(0_ms, std::vector<std::uint8_t>(8, 0), 1300);  // over the MTU
+    ASSERT_EQ(l.next_ready_time(), std::optional<Micros>(1010_ms));
+    std::vector<std::uint8_t> out;
+    ASSERT_TRUE(l.pop_ready(1010_ms, out));
+    EXPECT_EQ(out.size(), 8u);
+    EXPECT_EQ(l.counters().dropped_mtu, 1u);
+    EXPECT_EQ(l.counters().bytes_submitted, 2300u);
+}
+
 }  // namespace
 }  // namespace rwd::transport

@@ -38,12 +38,12 @@ class Harness {
 public:
     explicit Harness(const SimNetworkConfig& config) : net(config) {}
 
-    Node& add_server(std::size_t max_peers) {
-        nodes.push_back(Node{net.listen(kServer, max_peers).value(), {}});
+    Node& add_server(std::size_t max_peers, SimSocket socket = SimSocket::datagram) {
+        nodes.push_back(Node{net.listen(kServer, max_peers, socket).value(), {}});
         return nodes.back();
     }
-    Node& add_client(int i) {
-        nodes.push_back(Node{net.create_endpoint(client_address(i)).value(), {}});
+    Node& add_client(int i, SimSocket socket = SimSocket::datagram) {
+        nodes.push_back(Node{net.create_endpoint(client_address(i), socket).value(), {}});
         return nodes.back();
     }
 
