@@ -37,16 +37,17 @@ struct Player {
     std::uint64_t said = 0;  ///< chat lines it sent (numbered from 0)
     Micros next_chat{};
     std::map<int, std::uint64_t> next_from;  ///< speaker slot -> the line expected next from it
-    ChatTally tally;                         ///< lines from the steady speakers
+    std::map<int, ChatTally> tally;          ///< speaker slot -> its lines (the steady ones are graded)
     std::uint64_t aways = 0, backs = 0;
 
     Player(tr::Address a, std::unique_ptr<Client> c, std::uint64_t seed)
         : addr(std::move(a)), client(std::move(c)), bot(seed) {}
 };
 
-/// Takes `p`'s messages: chat lines from the speakers in `steady` are tallied in order, Away and Back
-/// counted.
-void take_messages(Player& p, const std::set<int>& steady) {
+/// Takes `p`'s messages: chat lines are tallied in order per speaker, Away and Back counted. Every speaker
+/// from the first line on: which ones are steady is known only once all play, and a slow start (a lost
+/// handshake on a stream) can relay a first line before that.
+void take_messages(Player& p) {
     cs::Message m;
     while (p.client->poll_message(m)) {
         cs::Chat chat;
@@ -54,15 +55,16 @@ void take_messages(Player& p, const std::set<int>& steady) {
         cs::Back back;
         if (p.client->read(m, away)) ++p.aways;
         if (p.client->read(m, back) && back.slot != p.client->slot()) ++p.backs;
-        if (!p.client->read(m, chat) || !steady.count(chat.speaker)) continue;
+        if (!p.client->read(m, chat)) continue;
         const std::uint64_t n = std::stoull(chat.text);
         std::uint64_t& expected = p.next_from[chat.speaker];
+        ChatTally& tally = p.tally[chat.speaker];
         if (n < expected) {
-            ++p.tally.repeats;
+            ++tally.repeats;
             continue;
         }
-        p.tally.gaps += n - expected;
-        ++p.tally.received;
+        tally.gaps += n - expected;
+        ++tally.received;
         expected = n + 1;
     }
 }
@@ -115,7 +117,7 @@ ReconnectFigures run_reconnect_pass(const ReconnectPassConfig& c) {
                 p.next_chat = now + Micros{1'000'000};
             }
         }
-        for (Player& p : players) take_messages(p, steady);
+        for (Player& p : players) take_messages(p);
     };
     const auto all_playing = [&] {
         for (const Player& p : players)
@@ -171,7 +173,12 @@ ReconnectFigures run_reconnect_pass(const ReconnectPassConfig& c) {
     f.short_seats_lost = bs.seats_lost;
     f.short_resyncs = bs.resume_resyncs;
     f.short_out_of_order = bs.events_out_of_order;
-    f.short_chat = brief.tally;
+    for (int slot : steady) {
+        const ChatTally& t = brief.tally[slot];
+        f.short_chat.received += t.received;
+        f.short_chat.gaps += t.gaps;
+        f.short_chat.repeats += t.repeats;
+    }
     for (int i = 2; i < c.players; ++i) f.short_chat_expected += players[static_cast<std::size_t>(i)].said;
     const cs::ClientStats& gs = gone.client->stats();
     f.long_reconnects = gs.reconnects;
