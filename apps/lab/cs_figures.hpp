@@ -337,6 +337,24 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RecordingFigures, path, error, ticks, message
                                    worlds_compared, worlds_differing, checksums_verified, checksum_mismatches,
                                    seeks, seek_mismatches, seek_ticks_mean)
 
+/// The transport under the pass (--transport): UDP datagrams, or a WebSocket's TCP-like stream per client.
+struct TransportFigures {
+    std::string transport = "udp";  ///< udp or websocket
+    double wire_kbps_down = 0;      ///< server -> client per client, IP headers included, retransmissions too
+    double wire_kbps_up = 0;        ///< client -> server per client, likewise
+    std::uint64_t replaced_down = 0;  ///< unreliable messages (snapshots) the server replaced by a newer one
+    std::uint64_t replaced_up = 0;    ///< unreliable messages (inputs) the clients replaced
+    std::uint64_t segments_down = 0;  ///< stream segments server -> clients (websocket)
+    std::uint64_t retransmissions_down = 0;  ///< ... sent again after a loss
+    std::uint64_t retransmissions_up = 0;    ///< client -> server segments sent again
+    std::uint64_t held_back_down =
+        0;                        ///< server -> client segments that arrived and waited for an earlier one
+    double max_held_back_ms = 0;  ///< the longest such wait, either direction
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TransportFigures, transport, wire_kbps_down, wire_kbps_up, replaced_down,
+                                   replaced_up, segments_down, retransmissions_down, retransmissions_up,
+                                   held_back_down, max_held_back_ms)
+
 struct PassFigures {
     std::string name;               ///< main, zero_latency, shared_step, loss_10
     double simulated_s = 0;         ///< virtual seconds run
@@ -359,10 +377,12 @@ struct PassFigures {
     std::vector<SeriesPoint> series;           ///< overlay samples (main pass only)
     std::vector<CorrectionPoint> corrections;  ///< every correction (main pass only)
     RecordingFigures recording;                ///< the world recording (main pass, --save-replay)
+    TransportFigures transport;                ///< what the transport did (main pass and the others)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PassFigures, name, simulated_s, wall_s, players, playing, disconnects,
                                    tick, clock, prediction, inputs, latency, shared, interp, authority,
-                                   channel, shots, bandwidth, staleness, series, corrections, recording)
+                                   channel, shots, bandwidth, staleness, series, corrections, recording,
+                                   transport)
 
 /// The four passes the client-server model runs.
 struct CsFigures {

@@ -51,7 +51,8 @@ Match::Match(const PassConfig& config)
     drain_ = drain_window(cfg_.up, cfg_.down, nc.reliable_rto);
     fig_.channel.drain_ms = static_cast<double>(drain_.count) / 1000.0;
     net_ = std::make_unique<rwd::transport::SimNetwork>(nc);
-    auto* server_ep = net_->listen(server_addr_, static_cast<std::size_t>(cfg_.players) + 2).value();
+    const auto socket = cfg_.stream ? rwd::transport::SimSocket::stream : rwd::transport::SimSocket::datagram;
+    auto* server_ep = net_->listen(server_addr_, static_cast<std::size_t>(cfg_.players) + 2, socket).value();
     cs::ServerConfig sc;
     sc.tick_rate_hz = cfg_.tick_rate;
     sc.snapshot_rate_hz = cfg_.snapshot_rate;
@@ -81,7 +82,7 @@ Match::Match(const PassConfig& config)
     seats_.reserve(static_cast<std::size_t>(cfg_.players));
     for (int i = 0; i < cfg_.players; ++i) {
         rwd::transport::Address a{"client" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};
-        auto* ep = net_->create_endpoint(a).value();
+        auto* ep = net_->create_endpoint(a, socket).value();
         (void)net_->set_link(a, server_addr_, cfg_.up);
         (void)net_->set_link(server_addr_, a, cfg_.down);
         cs::ClientConfig seat_config = cc;
@@ -95,7 +96,7 @@ Match::Match(const PassConfig& config)
     }
     if (cfg_.probe) {
         rwd::transport::Address a{"probe", 99};
-        auto* ep = net_->create_endpoint(a).value();
+        auto* ep = net_->create_endpoint(a, socket).value();
         (void)net_->set_link(a, server_addr_, cfg_.up);
         (void)net_->set_link(server_addr_, a, cfg_.down);
         const double lead = static_cast<double>((cfg_.up.latency + cfg_.down.latency).count) / tick_us_ + 4.0;
@@ -409,6 +410,7 @@ void Match::finish() {
     p.reconcile_error_m = distribution(std::move(all));
 
     finish_inputs();
+    finish_transport();
     fig_.channel.loss = cfg_.down.expected_loss();
     fig_.channel.snapshot_gap_ms = distribution(gaps_ms_);
     fig_.staleness.snapshot_interval_ms = 1000.0 / cfg_.snapshot_rate;

@@ -41,6 +41,7 @@ struct PassConfig {
     bool predict_remote_inputs = true;     ///< ClientConfig::predict_remote_inputs
     rwd::transport::LinkConfig up;         ///< client -> server
     rwd::transport::LinkConfig down;       ///< server -> client
+    bool stream = false;                   ///< clients on a TCP-like stream (websocket)
     BotMode bots = BotMode::fight;         ///< who drives the players
     bool probe = false;                    ///< add the adversarial probe client
     bool chat = true;                      ///< clients send chat lines (reliable events) every second

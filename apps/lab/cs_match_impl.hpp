@@ -82,6 +82,7 @@ private:
     void take_events(Seat& s, int index);
     void cut_events();
     void finish_inputs();
+    void finish_transport();  ///< cs_transport.cpp
     bool touching_other(int slot, rwd::Tick tick) const;
     arena::Input script_input(Seat& s, rwd::Micros now) const;
     void finish();

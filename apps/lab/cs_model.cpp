@@ -46,6 +46,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.snapshots.trained_model = o.snapshot_codec != "range-untrained";
     base.up = up;
     base.down = down;
+    base.stream = o.stream();
     const double control = std::min(o.duration_s, 20.0);
     Passes p{base, base, base, base};
     p.main.name = "main";
@@ -94,6 +95,7 @@ ModelResult run_client_server(const LabOptions& o) {
     rc.seed = o.seed;
     rc.up = up;
     rc.down = down;
+    rc.stream = o.stream();
     const ReconnectFigures reconnect = run_reconnect_pass(rc);
 
     CsRules rules;
@@ -113,6 +115,10 @@ ModelResult run_client_server(const LabOptions& o) {
             : fmt("rewind cap %d ms", o.max_rewind_ms);
     r.header.push_back(fmt("  tick %d Hz  snapshots %d Hz  render %.0f fps ± %.0f %%  %s", o.tick_rate,
                            o.snapshot_rate, o.render_fps, o.frame_jitter * 100.0, rewind.c_str()));
+    r.header.push_back(
+        o.stream() ? "  transport websocket: one TCP-like stream per client (a loss costs about a round trip "
+                     "and holds back everything behind it; unreliable messages held while 4 KiB are unacked)"
+                   : "  transport udp: datagrams (a loss costs that packet only)");
     r.header.push_back("  profile " + o.profile + "  up: " + describe_link(up));
     r.header.push_back("  down: " + describe_link(down));
     r.header.push_back(
@@ -134,6 +140,24 @@ ModelResult run_client_server(const LabOptions& o) {
             "(%.0f s and %.0f s)",
             "reconnect", reconnect.simulated_s, reconnect.wall_s, reconnect.players, rc.short_outage_s,
             rc.long_outage_s));
+    const TransportFigures& t = f.main.transport;
+    r.notes.push_back(
+        fmt("  transport %s, main pass: longest stall %.0f ms (a client without a new snapshot), "
+            "extrapolated %.2f %% of frames, on the wire %.1f kbps down, %.1f up per client (IP "
+            "headers included)",
+            t.transport.c_str(), f.main.channel.max_snapshot_gap_ms, f.main.interp.extrapolated_share * 100.0,
+            t.wire_kbps_down, t.wire_kbps_up));
+    if (o.stream())
+        r.notes.push_back(
+            fmt("  stream, main pass: %llu of %llu segments to clients sent again, %llu held back "
+                "behind an earlier one (longest wait %.0f ms); unreliable messages replaced while "
+                "backed up: %llu snapshots, %llu inputs",
+                static_cast<unsigned long long>(t.retransmissions_down),
+                static_cast<unsigned long long>(t.segments_down),
+                static_cast<unsigned long long>(t.held_back_down), t.max_held_back_ms,
+                static_cast<unsigned long long>(t.replaced_down),
+                static_cast<unsigned long long>(t.replaced_up)));
+    r.figures["transport"] = o.transport;
     r.figures["reconnect"] = reconnect_json(reconnect);
     r.figures["passes"] = {{"main", f.main},
                            {"zero_latency", f.zero_latency},

@@ -80,7 +80,8 @@ ReconnectFigures run_reconnect_pass(const ReconnectPassConfig& c) {
     nc.timeout = Micros::from_seconds(c.transport_timeout_s);
     tr::SimNetwork net(nc);
     const tr::Address server_addr{"server", 1};
-    auto* server_ep = net.listen(server_addr, static_cast<std::size_t>(c.players) + 2).value();
+    const auto socket = c.stream ? tr::SimSocket::stream : tr::SimSocket::datagram;
+    auto* server_ep = net.listen(server_addr, static_cast<std::size_t>(c.players) + 2, socket).value();
     cs::ServerConfig sc;
     sc.max_clients = c.players;
     sc.seat_grace = Micros::from_seconds(c.seat_grace_s);
@@ -91,7 +92,7 @@ ReconnectFigures run_reconnect_pass(const ReconnectPassConfig& c) {
     players.reserve(static_cast<std::size_t>(c.players));
     for (int i = 0; i < c.players; ++i) {
         tr::Address a{"client" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};
-        auto* ep = net.create_endpoint(a).value();
+        auto* ep = net.create_endpoint(a, socket).value();
         (void)net.set_link(a, server_addr, c.up);
         (void)net.set_link(server_addr, a, c.down);
         players.emplace_back(a, std::make_unique<Client>(*ep, cc),

@@ -22,6 +22,7 @@ struct ReconnectPassConfig {
     double transport_timeout_s = 3;  ///< the simulated transport gives up on a silent peer after this
     rwd::transport::LinkConfig up;   ///< client -> server when the link is there
     rwd::transport::LinkConfig down;
+    bool stream = false;  ///< every client and the server on a TCP-like stream (--transport websocket)
 };
 
 /// What one client saw of the others' chat lines (each speaker numbers its lines 0, 1, 2, ...).

@@ -103,6 +103,11 @@ rwd::Status LabOptions::validate() const {
     if (snapshot_codec != "range" && snapshot_codec != "range-untrained" && snapshot_codec != "predicted" &&
         snapshot_codec != "plain")
         return bad("--snapshot-codec must be range, range-untrained, predicted or plain");
+    if (transport != "udp" && transport != "websocket") return bad("--transport must be udp or websocket");
+    if (transport == "websocket" && model != "client-server")
+        return bad(
+            "--transport websocket: only the client-server model runs over the TCP-like link (rollback and "
+            "lockstep peers exchange inputs peer to peer, which a browser does over WebRTC, not WebSocket)");
     if (auto u = up_link(*this); !u) return u.error();
     if (auto d = down_link(*this); !d) return d.error();
     return {};
@@ -169,6 +174,12 @@ void add_options(CLI::App& app, LabOptions& o) {
     profiles.emplace_back("none");
     app.add_option("--profile", o.profile, "link profile for both directions (none: a perfect link)")
         ->check(CLI::IsMember(profiles))
+        ->capture_default_str();
+    app.add_option("--transport", o.transport,
+                   "client-server transport: udp (datagrams, as ENet) or websocket (what a browser has: one "
+                   "ordered, reliable TCP-like stream per client, where a loss costs about a round trip and "
+                   "holds back everything behind it; unreliable messages held while the socket is backed up)")
+        ->check(CLI::IsMember({"udp", "websocket"}))
         ->capture_default_str();
     add_knobs(app, o.both, "", " (both directions)");
     add_knobs(app, o.up, "up-", " (client to server)");

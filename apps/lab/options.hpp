@@ -49,6 +49,7 @@ struct LabOptions {
     std::string snapshot_codec =
         "range";  ///< entity coding: range, range-untrained, predicted (bit-packed) or plain (previous)
     std::string profile = "checklist";  ///< base link profile for both directions ("none": a perfect link)
+    std::string transport = "udp";      ///< client-server: udp (datagrams) or websocket (a TCP-like stream)
     LinkKnobs both;                     ///< knobs for both directions
     LinkKnobs up;                       ///< client -> server overrides
     LinkKnobs down;                     ///< server -> client overrides
@@ -66,6 +67,8 @@ struct LabOptions {
     [[nodiscard]] rwd::Status validate() const;
     /// --players, or the model's default (8 client-server, 2 peers) when it was not given.
     [[nodiscard]] int player_count() const;
+    /// --transport websocket: every client (and the server's side of it) on a TCP-like stream.
+    [[nodiscard]] bool stream() const { return transport == "websocket"; }
 };
 
 /// Registers every option of `opts` on `app`.

@@ -13,6 +13,7 @@ namespace lab {
 nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
     nlohmann::json j;
     j["model"] = o.model;
+    j["transport"] = o.transport;
     j["options"] = {{"players", o.player_count()},
                     {"duration_s", o.duration_s},
                     {"seed", o.seed},
@@ -23,6 +24,7 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
                     {"max_rewind_ms", o.max_rewind_ms},
                     {"max_compensated_rtt_ms", o.max_compensated_rtt_ms},
                     {"profile", o.profile},
+                    {"transport", o.transport},
                     {"snapshot_budget", o.snapshot_budget},
                     {"snapshot_codec", o.snapshot_codec},
                     {"encrypt", o.encrypt}};
