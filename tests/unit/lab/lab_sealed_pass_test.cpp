@@ -27,6 +27,8 @@ lab::PassConfig short_pass(bool sealed) {
 nlohmann::json gameplay(const lab::PassFigures& f) {
     nlohmann::json j = f;
     j.erase("bandwidth");
+    j["transport"].erase("wire_kbps_down");
+    j["transport"].erase("wire_kbps_up");
     j.erase("wall_s");
     return j;
 }
@@ -47,4 +49,7 @@ TEST(LabSealedPass, PlaysExactlyAsThePlainPassAndOnlyTheWireGrows) {
                 1e-6);
     // Inputs go 60 a second each way up: 18 x 8 x 60 = 8.64 kbit/s more, within the transport's noise.
     EXPECT_NEAR(sealed.bandwidth.kbps_up.mean - plain.bandwidth.kbps_up.mean, 8.64, 1.0);
+    // On the wire (IP headers and every datagram handed to the link, lost ones too) both ways grow.
+    EXPECT_GT(sealed.transport.wire_kbps_down, plain.transport.wire_kbps_down);
+    EXPECT_GT(sealed.transport.wire_kbps_up, plain.transport.wire_kbps_up);
 }
