@@ -86,7 +86,8 @@ public:
     [[nodiscard]] PeerStats stats(PeerId peer) const override;
     /// config.max_message_size.
     [[nodiscard]] std::size_t max_message_size() const override;
-    /// A server frame header (2 bytes for a small message) plus the class byte.
+    /// A frame header (2 bytes for a small message) plus the class byte: 3; 7 on a client-only endpoint,
+    /// whose frames carry the 4-byte mask.
     [[nodiscard]] std::size_t header_bytes() const override;
 
     /// The address and port actually listened on (port 0 when not listening).

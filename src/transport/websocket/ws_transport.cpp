@@ -255,7 +255,10 @@ void WebSocketTransport::update(Micros now) { impl_->update(now); }
 bool WebSocketTransport::poll(TransportEvent& out) { return impl_->poll(out); }
 PeerStats WebSocketTransport::stats(PeerId peer) const { return impl_->stats(peer); }
 std::size_t WebSocketTransport::max_message_size() const { return impl_->config_.max_message_size; }
-std::size_t WebSocketTransport::header_bytes() const { return 3; }
+std::size_t WebSocketTransport::header_bytes() const {
+    // A small message's frame header (2 bytes) and class byte; what a client sends is masked (4 more).
+    return impl_->config_.accept_incoming ? 3 : 7;
+}
 Address WebSocketTransport::local_address() const { return impl_->local_address(); }
 std::size_t WebSocketTransport::peer_count() const { return impl_->peers_.size(); }
 WebSocketCounters WebSocketTransport::counters() const { return impl_->counters_; }

@@ -72,6 +72,7 @@ TEST(WebSocketConnectionTest, PortInUseIsAnIoErrorAndTheEphemeralPortIsReported)
     c.port = first->local_address().port;
     EXPECT_EQ(WebSocketTransport::create(c).code(), Errc::io_error);
     EXPECT_EQ(first->header_bytes(), 3u);
+    EXPECT_EQ(make_ws(ws_client_config())->header_bytes(), 7u);  // a client masks what it sends
     EXPECT_EQ(first->max_message_size(), 1172u);
 }
 
