@@ -45,6 +45,10 @@ std::string client_report_json(const NetPlayer& player, double played_s) {
     j["disconnect"] = std::string(cs::disconnect_code_name(s.disconnect_code));
     j["played_s"] = played_s;
     j["snapshots_received"] = s.snapshots_received;
+    std::vector<int> seen;
+    for (int slot = 0; slot < 64; ++slot)
+        if ((player.players_seen() >> slot) & 1u) seen.push_back(slot);
+    j["players_seen"] = seen;
     j["snapshots_stale"] = s.snapshots_stale;
     j["snapshots_unknown_baseline"] = s.snapshots_unknown_baseline;
     j["transport_messages_dropped"] = player.udp().counters().messages_dropped;

@@ -139,6 +139,10 @@ void NetPlayer::update(Micros now) {
     if (has_tick_ && t == last_tick_) return;
     has_tick_ = true;
     last_tick_ = t;
+    for (const auto& e : client_->newest_snapshot_entities())
+        if (e.snap.kind == arena::EntityKind::kPlayer && e.id < 64u &&
+            static_cast<int>(e.id) != client_->slot())
+            players_seen_ |= std::uint64_t{1} << e.id;
     // The RTT once per update that moved the tick (a catch-up of several ticks counts once), once measured:
     // its mean over the whole match, not only the last few pings.
     if (client_->stats().rtt.count > 0) {

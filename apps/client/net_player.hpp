@@ -91,6 +91,8 @@ public:
         return rtt_ticks_ == 0 ? 0.0 : rtt_sum_ms_ / static_cast<double>(rtt_ticks_);
     }
     /// Whether the session is playing.
+    /// The slots of the remote players any snapshot so far carried (bit i: slot i).
+    [[nodiscard]] std::uint64_t players_seen() const { return players_seen_; }
     [[nodiscard]] bool playing() const {
         return client_->phase() == rwd::client_server::ClientPhase::playing;
     }
@@ -117,6 +119,7 @@ private:
     std::optional<arena::Bot> bot_;
     arena::Input bot_input_{};
     rwd::Tick last_tick_{};
+    std::uint64_t players_seen_ = 0;  // bit per slot: remote players this client's snapshots carried
     bool has_tick_ = false;
     double rtt_sum_ms_ = 0.0;
     std::uint64_t rtt_ticks_ = 0;

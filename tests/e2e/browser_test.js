@@ -216,6 +216,9 @@ async function main() {
     check(nativeCode === 0, `native bot: exit ${nativeCode}, played ${report.played_s} s`);
     check(report.snapshots_received >= 0.9 * SNAPSHOT_HZ * (report.played_s || 1),
           `native bot: ${report.snapshots_received} snapshots`);
+    const nativeSaw = new Set(report.players_seen || []);
+    check(nativeSaw.has(sA.slot) && nativeSaw.has(sB.slot),
+          `the native bot saw both tabs (slots ${sA.slot}, ${sB.slot}; it saw ${[...nativeSaw].join(',')})`);
     const goodbyes = (mixed.text.match(/said goodbye/g) || []).length;
     check(goodbyes >= 3, `server: ${goodbyes} goodbyes (two tabs and the native bot)`);
     mixed.kill('SIGTERM');
