@@ -1,6 +1,7 @@
-/// A hostile client for the adversarial tests: a raw SimNetwork endpoint that speaks the client-server
-/// protocol through the real message encoders (and, where the encoders refuse, through its own Input codec),
-/// plus raw datagrams injected on its link. No hooks in the library: everything goes over the transport.
+/// A hostile client for the adversarial tests: a raw SimNetwork endpoint (or a real one) that speaks the
+/// client-server protocol through the real message encoders (and, where the encoders refuse, through its own
+/// Input codec), plus raw datagrams injected on its simulated link. No hooks in the library: everything goes
+/// over the transport.
 #pragma once
 
 #include <arena/arena_game.hpp>
@@ -45,9 +46,11 @@ class Attacker {
 public:
     /// An endpoint at `self` in `net`, aimed at `server`.
     Attacker(tp::SimNetwork& net, tp::Address self, tp::Address server)
-        : net_(net), self_(std::move(self)), server_(std::move(server)) {
-        ep_ = net_.create_endpoint(self_).value();
+        : net_(&net), self_(std::move(self)), server_(std::move(server)) {
+        ep_ = net_->create_endpoint(self_).value();
     }
+    /// Any other endpoint (a real one: UDP, WebSocket), aimed at `server`; inject() is not available.
+    Attacker(tp::Transport& endpoint, tp::Address server) : server_(std::move(server)), ep_(&endpoint) {}
 
     /// Opens the transport connection at `now`; with `hello` the ConnectRequest follows as soon as it is up.
     void connect(Micros now, bool hello = true) {
@@ -95,7 +98,7 @@ public:
     }
     /// Puts a raw datagram on the link to the server, transport header and all (or none).
     void inject(Micros now, std::vector<std::uint8_t> datagram) {
-        net_.inject(now, self_, server_, std::move(datagram));
+        if (net_ != nullptr) net_->inject(now, self_, server_, std::move(datagram));
     }
     /// Input packet with `count` copies of `in` for ticks newest, newest-1, ...
     template <class In>
@@ -123,7 +126,7 @@ public:
     [[nodiscard]] bool transport_closed() const { return transport_closed_; }
 
 private:
-    tp::SimNetwork& net_;
+    tp::SimNetwork* net_ = nullptr;  // null: a real endpoint, nothing to inject into
     tp::Address self_;
     tp::Address server_;
     tp::Transport* ep_ = nullptr;

@@ -1,6 +1,7 @@
 /// Server<ArenaGame> over a MuxTransport (ENet and WebSocket on loopback) with connect tokens required: a
 /// browser-style WebSocket client and a native UDP client play the same match and see each other; without a
 /// token, beyond the seats, or sending garbage, a WebSocket client is refused or kicked exactly as a UDP one.
+#include "integration/adversarial_client.hpp"
 #include "unit/session/auth/token_fixtures.hpp"
 
 #include <arena/arena_game.hpp>
@@ -58,7 +59,9 @@ struct MixedMatch {
     std::vector<std::unique_ptr<tr::Transport>> client_transports;
     std::vector<std::unique_ptr<cs::Client<ArenaGame>>> clients;
 
-    explicit MixedMatch(int seats) {
+    std::uint32_t game_id = 0x4152454Eu;
+
+    explicit MixedMatch(int seats, bool tokens = true, cs::ServerConfig sc = {}) {
         tr::EnetConfig ec;
         ec.bind_host = "127.0.0.1";
         udp = tr::EnetTransport::create(ec).value();
@@ -66,13 +69,15 @@ struct MixedMatch {
         wc.bind_host = "127.0.0.1";
         web = tr::WebSocketTransport::create(wc).value();
         mux = std::make_unique<tr::MuxTransport>(std::vector<tr::Transport*>{udp.get(), web.get()});
-        cs::ServerConfig sc;
-        sc.game_id = 0x4152454Eu;
+        if (!tokens) game_id = 0;  // what a raw hello names
+        sc.game_id = game_id;
         sc.max_clients = seats;
         sc.max_malformed = 5;
-        auto req = requirement_for(kAddress);
-        req.clock_offset = kIssued;  // session time 0 is the tokens' issue time
-        sc.require_token = req;
+        if (tokens) {
+            auto req = requirement_for(kAddress);
+            req.clock_offset = kIssued;  // session time 0 is the tokens' issue time
+            sc.require_token = req;
+        }
         server = std::make_unique<cs::Server<ArenaGame>>(*mux, sc, arena::new_match(7));
     }
 
@@ -90,7 +95,7 @@ struct MixedMatch {
             t = tr::EnetTransport::create(c).value();
         }
         cs::ClientConfig cc;
-        cc.game_id = 0x4152454Eu;
+        cc.game_id = game_id;
         if (!tok.empty()) cc.session_keys = sample_keys(client_id, static_cast<std::uint8_t>(client_id));
         cc.connect_token = std::move(tok);
         cc.connect_retry_for = Micros{0};
@@ -188,6 +193,38 @@ TEST(WebSocketSession, AWebSocketClientSendingGarbageInsteadOfItsHelloIsKickedAn
         std::chrono::seconds(10)));
     EXPECT_GE(m.server->stats().malformed, 5u);
     EXPECT_EQ(m.server->seated_count(), 0);
+}
+
+TEST(WebSocketSession, AnInputFloodOverWebSocketIsRateLimitedAndKickedAsCheatingAsOverUdp) {
+    cs::ServerConfig sc;
+    sc.abuse_window = Micros{200'000};  // five abusive windows in about a second of real time
+    MixedMatch m(2, /*tokens=*/false, sc);
+    auto& honest = m.join(true, {}, 0);
+    tr::WebSocketConfig c;
+    c.accept_incoming = false;
+    auto endpoint = tr::WebSocketTransport::create(c).value();
+    adversary::Attacker a(*endpoint, tr::Address{"127.0.0.1", m.web->local_address().port});
+    a.connect(m.clock.now());
+    ASSERT_TRUE(m.run_until(
+        [&] {
+            a.pump(m.clock.now());
+            return a.seated() && honest.phase() == cs::ClientPhase::playing;
+        },
+        std::chrono::seconds(10)));
+    const int slot = a.slot();
+    arena::Input east;
+    east.move_x = arena::kAxisMax;
+    ASSERT_TRUE(m.run_until(
+        [&] {
+            a.pump(m.clock.now());
+            for (int i = 0; i < 4; ++i) (void)a.send_inputs(m.server->tick() + 2, east, 4);  // ~4000 a second
+            return a.told() != cs::DisconnectCode::none;
+        },
+        std::chrono::seconds(15)));
+    EXPECT_EQ(a.told(), cs::DisconnectCode::cheating);
+    EXPECT_EQ(m.server->stats().kicked_cheating, 1u);
+    EXPECT_FALSE(m.server->seated(slot));
+    EXPECT_EQ(honest.phase(), cs::ClientPhase::playing);
 }
 
 }  // namespace
