@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -95,12 +96,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     to.sin_port = htons(s.local_address().port);
     to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof(to)) != 0) fail("cannot connect");
-    std::string bytes;
-    if (data[0] < 0x80) bytes = kUpgrade;
-    bytes.append(reinterpret_cast<const char*>(data + 1), size - 1);
-    std::size_t sent = 0;
-    bool server_closed = false;
     char sink[4096];
+    bool server_closed = false;
+    std::string answer;  // what the server sent, up to the end of its HTTP answer
+    // Reads what the server sent (never blocks); notes when it closed.
+    auto drain = [&] {
+        pollfd p{fd, POLLIN, 0};
+        while (!server_closed && ::poll(&p, 1, 0) > 0) {
+            const auto n = ::recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
+            if (n <= 0) {
+                server_closed = true;
+                break;
+            }
+            if (answer.find("\r\n\r\n") == std::string::npos)
+                answer.append(sink, static_cast<std::size_t>(std::min<long>(n, 4096)));
+        }
+    };
+    auto pump = [&] {
+        s.update(real_now());
+        drain_events();
+        drain();
+    };
+    if (data[0] < 0x80) {  // a valid upgrade first; the frames go only after the answer (as a client must)
+        const auto n = ::send(fd, kUpgrade.data(), kUpgrade.size(), MSG_NOSIGNAL);
+        if (n != static_cast<long>(kUpgrade.size())) fail("cannot send the upgrade");
+        for (int round = 0; round < 20000 && answer.find("\r\n\r\n") == std::string::npos && !server_closed;
+             ++round) {
+            pump();
+            if (round > 50) ::usleep(50);
+        }
+        if (answer.rfind("HTTP/1.1 101", 0) != 0) fail("a valid upgrade was not answered 101");
+    }
+    const std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
+    std::size_t sent = 0;
+    if (bytes.empty()) ::shutdown(fd, SHUT_WR);
     // Send, then shut the writing side; pump until the server has closed the connection.
     for (int round = 0; round < 20000 && !server_closed; ++round) {
         if (sent < bytes.size()) {
@@ -109,16 +138,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) sent = bytes.size();  // reset by the server
             if (sent == bytes.size()) ::shutdown(fd, SHUT_WR);
         }
-        s.update(real_now());
-        drain_events();
-        pollfd p{fd, POLLIN, 0};
-        while (::poll(&p, 1, 0) > 0) {
-            const auto n = ::recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
-            if (n <= 0) {
-                server_closed = true;
-                break;
-            }
-        }
+        pump();
         if (!server_closed && round > 50) ::usleep(50);
     }
     ::close(fd);
@@ -128,5 +148,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         drain_events();
     }
     if (!connected.empty() || s.peer_count() != 0) fail("a peer outlived its connection");
+    // One connection at a time never fills the handshake places or the seats: a refusal means a leaked count.
+    if (s.counters().refused_full != 0) fail("a handshake place or a seat leaked");
     return 0;
 }

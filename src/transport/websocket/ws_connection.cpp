@@ -1,5 +1,5 @@
 // ws::Connection: the HTTP upgrade (server) or connect and handshake (client), the read loop that classifies
-// every message, and the write queue with its backlog.
+// every message, the write queue, and the time limit of every phase.
 #include "transport/websocket/ws_connection.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -33,37 +33,56 @@ bool in_websocket_category(const beast::error_code& ec) {
 Connection::Connection(WebSocketTransport::Impl& owner, tcp::socket socket, bool outgoing_side)
     : outgoing(outgoing_side), owner_(owner), ws_(Socket(std::move(socket))), deadline_(owner.io_) {
     state = outgoing ? ConnState::handshaking : ConnState::http_request;
+    in_handshake_ = !outgoing;  // the server counted it when it accepted the socket
 }
 
 void Connection::set_timeouts() {
     websocket::stream_base::timeout t{};
     t.handshake_timeout = chrono_of(owner_.config_.handshake_timeout);
     t.idle_timeout = chrono_of(owner_.config_.timeout);
-    t.keep_alive_pings = true;  // a ping at half the idle timeout; a peer that answers nothing is dropped
+    t.keep_alive_pings = true;  // a ping at half the idle timeout; a peer that sends nothing is dropped
     ws_.set_option(t);
     ws_.read_message_max(std::max(owner_.config_.max_reliable_size, owner_.config_.max_message_size) + 1);
     ws_.binary(true);
     ws_.auto_fragment(false);
 }
 
-void Connection::arm_deadline() {
+void Connection::begin_phase() {
+    const std::uint64_t phase = ++phase_;
     deadline_.expires_after(chrono_of(owner_.config_.handshake_timeout));
-    deadline_.async_wait([self = shared_from_this()](beast::error_code ec) {
-        if (ec || self->state == ConnState::closed) return;  // cancelled: the phase ended in time
-        if (self->state == ConnState::http_request) {
-            ++self->owner_.counters_.handshake_failures;
-            self->owner_.handshake_done();
-        } else {
-            self->owner_.ended(*self, DisconnectReason::timed_out);
-        }
-        self->abort();
+    deadline_.async_wait([self = shared_from_this(), phase](beast::error_code ec) {
+        if (ec || self->phase_ != phase || self->state == ConnState::closed) return;  // the phase ended
+        self->on_deadline();
     });
+}
+
+void Connection::on_deadline() {
+    switch (state) {
+        case ConnState::http_request:
+            ++owner_.counters_.handshake_failures;
+            break;
+        case ConnState::handshaking:  // client: the TCP connect
+        case ConnState::awaiting_accept:
+            owner_.ended(*this, DisconnectReason::timed_out);
+            break;
+        case ConnState::connected:
+        case ConnState::closing:
+        case ConnState::closed:
+            break;
+    }
+    abort();
+}
+
+void Connection::leave_handshake() {
+    if (!in_handshake_) return;
+    in_handshake_ = false;
+    owner_.handshake_done();
 }
 
 void Connection::start_server() {
     beast::error_code ignored;
     ws_.next_layer().next_layer().set_option(tcp::no_delay(true), ignored);
-    arm_deadline();
+    begin_phase();
     auto parser = std::make_shared<http::request_parser<http::string_body>>();
     parser->header_limit(kMaxRequestHeaderBytes);
     parser->body_limit(0);
@@ -75,19 +94,18 @@ void Connection::start_server() {
 }
 
 void Connection::on_request(beast::error_code ec) {
-    if (state == ConnState::closed) return;
+    if (state != ConnState::http_request) return;  // timed out meanwhile
     if (ec) {
         ++owner_.counters_.handshake_failures;
-        owner_.handshake_done();
         abort();
         return;
     }
-    deadline_.cancel();
     http::status refusal = http::status::ok;
     if (request_.target() != std::string_view(kPath))
         refusal = http::status::not_found;
     else if (!websocket::is_upgrade(request_) ||
-             !offers_subprotocol(std::string_view(request_[http::field::sec_websocket_protocol])))
+             !offers_subprotocol(std::string_view(request_[http::field::sec_websocket_protocol])) ||
+             buffer_.size() != 0)  // frames before the handshake's answer: not a WebSocket client
         refusal = http::status::bad_request;
     if (refusal != http::status::ok) {
         ++owner_.counters_.refused_protocol;
@@ -95,7 +113,9 @@ void Connection::on_request(beast::error_code ec) {
         return;
     }
     state = ConnState::handshaking;
-    set_timeouts();  // the websocket stream's own timers take over
+    ++phase_;  // the websocket stream's own timers take over
+    deadline_.cancel();
+    set_timeouts();
     ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
         res.set(http::field::sec_websocket_protocol, std::string(kSubprotocol));
         res.set(http::field::server, "rewind");
@@ -105,6 +125,8 @@ void Connection::on_request(beast::error_code ec) {
 }
 
 void Connection::answer_http(http::status status) {
+    state = ConnState::closing;
+    begin_phase();  // a client that does not read the answer is dropped in time
     auto res = std::make_shared<http::response<http::string_body>>(status, request_.version());
     res->set(http::field::server, "rewind");
     res->set(http::field::content_type, "text/plain");
@@ -112,15 +134,12 @@ void Connection::answer_http(http::status status) {
     res->keep_alive(false);
     res->prepare_payload();
     http::async_write(ws_.next_layer(), *res,
-                      [self = shared_from_this(), res](beast::error_code, std::size_t) {
-                          self->owner_.handshake_done();
-                          self->abort();
-                      });
+                      [self = shared_from_this(), res](beast::error_code, std::size_t) { self->abort(); });
 }
 
 void Connection::on_server_handshake(beast::error_code ec) {
-    if (state == ConnState::closed) return;
-    owner_.handshake_done();
+    if (state != ConnState::handshaking) return;
+    leave_handshake();
     if (ec) {
         ++owner_.counters_.handshake_failures;
         abort();
@@ -131,17 +150,18 @@ void Connection::on_server_handshake(beast::error_code ec) {
 }
 
 void Connection::start_client(const tcp::resolver::results_type& endpoints, std::string host) {
-    arm_deadline();
+    begin_phase();
     asio::async_connect(
         ws_.next_layer().next_layer(), endpoints,
         [self = shared_from_this(), host = std::move(host)](beast::error_code ec, const tcp::endpoint&) {
-            if (self->state == ConnState::closed) return;
-            self->deadline_.cancel();
+            if (self->state != ConnState::handshaking) return;
             if (ec) {
                 self->owner_.ended(*self, DisconnectReason::timed_out);
                 self->abort();
                 return;
             }
+            ++self->phase_;  // the websocket handshake has its own timer
+            self->deadline_.cancel();
             beast::error_code ignored;
             self->ws_.next_layer().next_layer().set_option(tcp::no_delay(true), ignored);
             self->set_timeouts();
@@ -155,20 +175,28 @@ void Connection::start_client(const tcp::resolver::results_type& endpoints, std:
 }
 
 void Connection::on_client_handshake(beast::error_code ec) {
-    if (state == ConnState::closed) return;
+    if (state != ConnState::handshaking) return;
     if (ec) {
-        // An HTTP refusal (404, 400, 503) means the server will not take us; anything else may pass.
+        // An HTTP refusal (404, 400) means the server will not take us; anything else may pass.
         owner_.ended(*this, ec == websocket::error::upgrade_declined ? DisconnectReason::refused
                                                                      : DisconnectReason::timed_out);
         abort();
         return;
     }
     state = ConnState::awaiting_accept;
+    begin_phase();  // the accept must follow within the time limit
     read();
 }
 
 void Connection::read() {
+    if (reading_ || state == ConnState::closed) return;
+    if (reads_ >= kMaxReadsPerUpdate) {
+        read_paused_ = true;
+        return;
+    }
+    reading_ = true;
     ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+        self->reading_ = false;
         self->on_read(ec, bytes);
     });
 }
@@ -179,6 +207,7 @@ void Connection::on_read(beast::error_code ec, std::size_t bytes) {
         fail(ec);
         return;
     }
+    ++reads_;
     const auto data = buffer_.cdata();
     const std::span<const std::uint8_t> message(static_cast<const std::uint8_t*>(data.data()), data.size());
     bytes_in += bytes + frame_overhead(bytes, !outgoing);
@@ -198,6 +227,8 @@ void Connection::on_read(beast::error_code ec, std::size_t bytes) {
     if (in.accept) {
         state = ConnState::connected;
         accepted = true;
+        ++phase_;
+        deadline_.cancel();
         owner_.accepted(shared_from_this());
     } else {
         ++messages_in;
@@ -215,8 +246,7 @@ void Connection::refuse(Refusal r) {
                         : accepted ? DisconnectReason::timed_out
                                    : DisconnectReason::refused);
     buffer_.consume(buffer_.size());
-    close(close_code_of(r));
-    read();  // until the peer's close (or the timeout) ends the socket
+    close(close_code_of(r));  // Beast's close reads until the peer's close frame (or the time limit)
 }
 
 void Connection::fail(beast::error_code ec) {
@@ -245,24 +275,32 @@ bool Connection::hold(std::vector<std::uint8_t> bytes) {
     return replaced;
 }
 
-void Connection::flush() {
-    if (held_ && backlog() <= owner_.config_.max_backlog_bytes) {
+void Connection::service() {
+    if (state == ConnState::closed) return;
+    if (held_ && state == ConnState::connected && !backed_up()) {
         auto bytes = std::move(*held_);
         held_.reset();
         queue(std::move(bytes));
     }
     write_next();
+    reads_ = 0;
+    if (read_paused_) {
+        read_paused_ = false;
+        read();
+    }
 }
 
-std::size_t Connection::backlog() const {
-    std::size_t in_socket = 0;
+bool Connection::backed_up() {
+    std::size_t unsent = queued_bytes_;
+    if (writing_ && !out_.empty()) unsent -= out_.front().size();  // handed to the socket: the kernel's now
 #if defined(__linux__)
-    int unacked = 0;
-    auto& sock = const_cast<tcp::socket&>(ws_.next_layer().next_layer());
-    if (sock.is_open() && ::ioctl(sock.native_handle(), SIOCOUTQ, &unacked) == 0 && unacked > 0)
-        in_socket = static_cast<std::size_t>(unacked);
+    int kernel_unsent = 0;
+    auto& sock = ws_.next_layer().next_layer();
+    if (sock.is_open() && ::ioctl(sock.native_handle(), SIOCOUTQNSD, &kernel_unsent) == 0 &&
+        kernel_unsent > 0)
+        unsent += static_cast<std::size_t>(kernel_unsent);
 #endif
-    return queued_bytes_ + in_socket;
+    return unsent > owner_.config_.max_backlog_bytes || tcp_sample().recovering;
 }
 
 void Connection::write_next() {
@@ -272,7 +310,10 @@ void Connection::write_next() {
             closing_sent_ = true;
             writing_ = true;
             ws_.async_close(websocket::close_reason(*close_code_),
-                            [self = shared_from_this()](beast::error_code) { self->writing_ = false; });
+                            [self = shared_from_this()](beast::error_code) {
+                                self->writing_ = false;
+                                self->abort();  // the closing handshake is over (or failed): the socket goes
+                            });
         }
         return;
     }
@@ -285,7 +326,11 @@ void Connection::write_next() {
 
 void Connection::on_write(beast::error_code ec) {
     writing_ = false;
-    if (state == ConnState::closed) return;
+    if (state == ConnState::closed) {
+        out_.clear();  // the socket is gone: the buffers were held until this handler ran
+        queued_bytes_ = 0;
+        return;
+    }
     const std::size_t size = out_.front().size();
     queued_bytes_ -= size;
     out_.pop_front();
@@ -301,27 +346,32 @@ void Connection::on_write(beast::error_code ec) {
 }
 
 void Connection::close(std::uint16_t code) {
-    if (state == ConnState::closed) return;
+    if (state == ConnState::closed || state == ConnState::closing) return;
     state = ConnState::closing;
     held_.reset();
     close_code_ = code;
+    begin_phase();  // a peer that neither reads nor closes is dropped after the time limit
     write_next();
 }
 
 void Connection::abort() {
     if (state == ConnState::closed) return;
     state = ConnState::closed;
+    leave_handshake();
+    ++phase_;
     deadline_.cancel();
     ws_.next_layer().close();
-    out_.clear();
-    queued_bytes_ = 0;
     held_.reset();
+    if (!writing_) {  // a write in flight keeps its buffer until its handler runs
+        out_.clear();
+        queued_bytes_ = 0;
+    }
 }
 
-Connection::TcpSample Connection::tcp_sample() const {
+Connection::TcpSample Connection::tcp_sample() {
     TcpSample s;
 #if defined(__linux__)
-    auto& sock = const_cast<tcp::socket&>(ws_.next_layer().next_layer());
+    auto& sock = ws_.next_layer().next_layer();
     if (!sock.is_open()) return s;
     tcp_info info{};
     socklen_t len = sizeof(info);
@@ -329,6 +379,8 @@ Connection::TcpSample Connection::tcp_sample() const {
         s.rtt = Micros{static_cast<std::int64_t>(info.tcpi_rtt)};
         s.jitter = Micros{static_cast<std::int64_t>(info.tcpi_rttvar)};
         s.retransmitted = info.tcpi_total_retrans;
+        // Fast recovery (3) or loss after a retransmission timeout (4): what is written waits behind a hole.
+        s.recovering = info.tcpi_ca_state == 3 || info.tcpi_ca_state == 4;
     }
 #endif
     return s;

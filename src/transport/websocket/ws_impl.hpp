@@ -84,6 +84,7 @@ public:
 private:
     void start_accept();
     std::optional<ws::tcp::acceptor> acceptor_;
+    bool accept_again_ = false;  // an accept failed (no descriptors): try again at the next update()
     std::deque<TransportEvent> events_;
     PeerId next_id_ = 1;
 };

@@ -88,7 +88,7 @@ std::uint16_t close_code(DisconnectReason reason) {
 }
 
 DisconnectReason reason_of_close(std::uint16_t code, bool accepted) {
-    if (code == kCloseRefused && !accepted) return DisconnectReason::refused;
+    if (!accepted) return code == kCloseRefused ? DisconnectReason::refused : DisconnectReason::timed_out;
     if (code >= kCloseBase && code < kCloseBase + 100) return DisconnectReason::remote;
     return DisconnectReason::timed_out;
 }

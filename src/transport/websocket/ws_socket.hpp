@@ -35,9 +35,15 @@ public:
         return socket_.async_write_some(buffers, std::forward<Handler>(handler));
     }
 
-    /// Shuts the socket both ways and closes it; errors (already closed) are ignored.
+    /// Discards what has arrived unread (closing over unread data would reset the connection, and the peer
+    /// could lose the close frame just sent), shuts the socket both ways and closes it; errors are ignored.
     void close() noexcept {
         boost::beast::error_code ignored;
+        if (!socket_.is_open()) return;
+        socket_.non_blocking(true, ignored);
+        char sink[4096];
+        for (int i = 0; i < 16 && socket_.available(ignored) > 0; ++i)
+            (void)socket_.read_some(boost::asio::buffer(sink), ignored);
         socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
         socket_.close(ignored);
     }

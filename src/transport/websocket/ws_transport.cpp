@@ -71,7 +71,11 @@ Status WebSocketTransport::Impl::open() {
 void WebSocketTransport::Impl::start_accept() {
     acceptor_->async_accept([this](boost::system::error_code ec, ws::tcp::socket socket) {
         if (ec == boost::asio::error::operation_aborted || !acceptor_ || !acceptor_->is_open()) return;
-        if (!ec) {
+        if (ec) {  // out of descriptors, or the like: try again at the next update(), not in a busy loop
+            accept_again_ = true;
+            return;
+        }
+        {
             if (handshakes_ >= config_.max_handshakes) {
                 ++counters_.refused_full;
                 boost::system::error_code ignored;
@@ -170,37 +174,43 @@ Status WebSocketTransport::Impl::send(PeerId id, Delivery delivery, std::span<co
     const bool reliable = delivery == Delivery::reliable_ordered;
     if (data.size() > (reliable ? config_.max_reliable_size : config_.max_message_size))
         return Error{Errc::length_too_long, "message larger than the WebSocket transport carries"};
-    Connection& c = *it->second;
-    if (!reliable && c.backlog() > config_.max_backlog_bytes) {
-        if (c.hold(ws::frame(delivery, data))) ++counters_.unreliable_replaced;
+    const std::shared_ptr<Connection> c = it->second;     // ended() below forgets it
+    if (!reliable && (c->holding() || c->backed_up())) {  // held: a newer one replaces it, never overtakes it
+        if (c->hold(ws::frame(delivery, data))) ++counters_.unreliable_replaced;
         return {};
     }
-    c.queue(ws::frame(delivery, data));
-    if (reliable && c.queued_bytes() > config_.max_reliable_backlog) {
+    c->queue(ws::frame(delivery, data));
+    if (reliable && c->queued_bytes() > config_.max_reliable_backlog) {
         ++counters_.backlog_drops;
-        ended(c, DisconnectReason::timed_out);
-        c.abort();
+        ended(*c, DisconnectReason::timed_out);
+        c->abort();
     }
     return {};
 }
 
 void WebSocketTransport::Impl::update(Micros now) {
+    if (accept_again_ && acceptor_ && acceptor_->is_open()) {
+        accept_again_ = false;
+        start_accept();
+    }
     io_.restart();
     io_.poll();
-    for (auto& [id, c] : peers_) c->flush();
+    // A copy: nothing below may change the map under the loop.
+    std::vector<std::shared_ptr<Connection>> live;
+    live.reserve(peers_.size());
+    for (auto& [id, c] : peers_) live.push_back(c);
+    for (auto& c : live) c->service();
     io_.restart();
     io_.poll();
     for (auto& [id, c] : peers_) {
         c->rate.sample(now, c->bytes_out, c->bytes_in, config_.rate_window);
         const auto sample = c->tcp_sample();
-        const std::uint64_t frames = c->messages_out;
-        if (frames > c->frames_at_last_loss) {
-            const auto retrans =
-                sample.retransmitted - std::min(sample.retransmitted, c->retrans_at_last_loss);
-            c->loss = std::min(
-                1.0, static_cast<double>(retrans) / static_cast<double>(frames - c->frames_at_last_loss));
-            c->frames_at_last_loss = frames;
-            c->retrans_at_last_loss = sample.retransmitted;
+        if (c->messages_out > c->messages_at_loss) {
+            const auto retrans = sample.retransmitted - std::min(sample.retransmitted, c->retrans_at_loss);
+            c->loss = std::min(1.0, static_cast<double>(retrans) /
+                                        static_cast<double>(c->messages_out - c->messages_at_loss));
+            c->messages_at_loss = c->messages_out;
+            c->retrans_at_loss = sample.retransmitted;
         }
     }
 }
@@ -216,7 +226,7 @@ PeerStats WebSocketTransport::Impl::stats(PeerId id) const {
     PeerStats s;
     const auto it = peers_.find(id);
     if (it == peers_.end()) return s;
-    const Connection& c = *it->second;
+    Connection& c = *it->second;
     const auto sample = c.tcp_sample();
     s.rtt = sample.rtt;
     s.jitter = sample.jitter;

@@ -160,7 +160,8 @@ TEST(WebSocketConnectionTest, DisconnectReasonsCrossAsCloseCodes) {
 }
 
 TEST(WebSocketConnectionTest, ABackedUpPeerGetsOnlyTheNewestUnreliableMessageAndEveryReliableOne) {
-    // Between two updates, the first message is queued and the peer counts as backed up (threshold 0).
+    // Threshold 0: once a message waits behind the one being written, the peer is backed up until the next
+    // update() finds everything written.
     WebSocketConfig cfg = ws_server_config();
     cfg.max_backlog_bytes = 0;
     WsNode server{make_ws(cfg), {}};
@@ -177,13 +178,89 @@ TEST(WebSocketConnectionTest, ABackedUpPeerGetsOnlyTheNewestUnreliableMessageAnd
         ASSERT_TRUE(server.transport->send(peer, Delivery::unreliable, bytes_of(m)).ok());
     for (const char* m : {"r1", "r2", "r3"})
         ASSERT_TRUE(server.transport->send(peer, Delivery::reliable_ordered, bytes_of(m)).ok());
-    ASSERT_TRUE(pump_ws_until({&server, &client}, [&] { return client.count(Type::message) == 5; }));
+    ASSERT_TRUE(pump_ws_until({&server, &client}, [&] { return client.count(Type::message) == 6; }));
     testing::pump_ws_for({&server, &client}, std::chrono::milliseconds(50));
     std::vector<std::string> got;
     for (const auto& e : client.of(Type::message)) got.emplace_back(e.data.begin(), e.data.end());
-    // s1 went out at once; s2 and s3 were replaced while held; s4 was written once the backlog drained.
-    EXPECT_EQ(got, (std::vector<std::string>{"s1", "r1", "r2", "r3", "s4"}));
-    EXPECT_EQ(server.transport->counters().unreliable_replaced, 2u);
+    // s1 went to the socket at once and s2 queued behind it; s3 was held and replaced by s4, which the next
+    // update() wrote (after the reliable ones, which are never held): the newest, never an older one after
+    // it.
+    EXPECT_EQ(got, (std::vector<std::string>{"s1", "s2", "r1", "r2", "r3", "s4"}));
+    EXPECT_EQ(server.transport->counters().unreliable_replaced, 1u);
+}
+
+TEST(WebSocketConnectionTest, ASilentSocketIsDroppedAfterTheHandshakeTimeAndTheCountRecovers) {
+    WebSocketConfig cfg = ws_server_config();
+    cfg.handshake_timeout = Micros{100'000};
+    cfg.max_handshakes = 1;
+    WsNode server{make_ws(cfg), {}};
+    RawWsClient silent(server.port());
+    ASSERT_TRUE(pump_ws_until(
+                    {&server}, [&] { return false; }, std::chrono::milliseconds(20)) == false);
+    RawWsClient second(server.port());  // while the silent one holds the one handshake place
+    ASSERT_TRUE(pump_ws_until({&server}, [&] { return !second.drain(); }));
+    EXPECT_EQ(server.transport->counters().refused_full, 1u);
+    ASSERT_TRUE(pump_ws_until({&server}, [&] { return !silent.drain(); }));
+    EXPECT_EQ(server.transport->counters().handshake_failures, 1u);
+    // Both places are free again: a real client gets in.
+    WsNode client{make_ws(ws_client_config()), {}};
+    ASSERT_TRUE(client.transport->connect(Address{"127.0.0.1", server.port()}).ok());
+    ASSERT_TRUE(pump_ws_until({&server, &client}, [&] { return client.count(Type::connected) == 1; }));
+}
+
+TEST(WebSocketConnectionTest, ASeatIsFreeAgainOnceItsPeerLeftAndNothingIsReportedAfterALocalDisconnect) {
+    WsNode server{make_ws(ws_server_config(1)), {}};
+    WsNode first{make_ws(ws_client_config()), {}};
+    const auto to_server = first.transport->connect(Address{"127.0.0.1", server.port()});
+    ASSERT_TRUE(to_server.ok());
+    ASSERT_TRUE(pump_ws_until({&server, &first}, [&] { return server.count(Type::connected) == 1; }));
+    const PeerId peer = server.of(Type::connected)[0].peer;
+    server.transport->disconnect(peer, DisconnectReason::kicked);
+    // The client keeps sending until it hears of it: the server reports nothing more for that peer.
+    for (int i = 0; i < 5; ++i)
+        (void)first.transport->send(*to_server, Delivery::reliable_ordered, bytes_of("x"));
+    ASSERT_TRUE(pump_ws_until({&server, &first}, [&] { return first.count(Type::disconnected) == 1; }));
+    testing::pump_ws_for({&server, &first}, std::chrono::milliseconds(50));
+    EXPECT_EQ(server.count(Type::message), 0u);
+    EXPECT_EQ(server.count(Type::disconnected), 1u);
+    WsNode second{make_ws(ws_client_config()), {}};
+    ASSERT_TRUE(second.transport->connect(Address{"127.0.0.1", server.port()}).ok());
+    ASSERT_TRUE(pump_ws_until({&server, &second}, [&] { return !second.events.empty(); }));
+    EXPECT_EQ(second.events[0].type, Type::connected);
+    EXPECT_NE(server.of(Type::connected).back().peer, peer);  // ids are not reused
+}
+
+TEST(WebSocketConnectionTest, NoServerAtTheAddressIsATimeoutNotARefusal) {
+    std::uint16_t port = 0;
+    {
+        auto gone = make_ws(ws_server_config());
+        port = gone->local_address().port;
+    }
+    WsNode client{make_ws(ws_client_config()), {}};
+    ASSERT_TRUE(client.transport->connect(Address{"127.0.0.1", port}).ok());
+    ASSERT_TRUE(pump_ws_until({&client}, [&] { return !client.events.empty(); }));
+    EXPECT_EQ(client.events[0].type, Type::disconnected);
+    EXPECT_EQ(client.events[0].reason, DisconnectReason::timed_out);
+}
+
+TEST(WebSocketConnectionTest, AReliableBacklogOverItsLimitDropsThePeer) {
+    WebSocketConfig cfg = ws_server_config();
+    cfg.max_message_size = 512;
+    cfg.max_reliable_size = 1024;
+    cfg.max_reliable_backlog = 1024;
+    WsNode server{make_ws(cfg), {}};
+    WsNode client{make_ws(ws_client_config()), {}};
+    ASSERT_TRUE(client.transport->connect(Address{"127.0.0.1", server.port()}).ok());
+    ASSERT_TRUE(pump_ws_until({&server, &client}, [&] { return client.count(Type::connected) == 1; }));
+    const PeerId peer = server.of(Type::connected)[0].peer;
+    const std::vector<std::uint8_t> big(1000, 1);
+    // Written one at a time: the second waits behind the first until the next update, over the limit.
+    EXPECT_TRUE(server.transport->send(peer, Delivery::reliable_ordered, big).ok());
+    EXPECT_TRUE(server.transport->send(peer, Delivery::reliable_ordered, big).ok());
+    ASSERT_TRUE(pump_ws_until({&server, &client}, [&] { return server.count(Type::disconnected) == 1; }));
+    EXPECT_EQ(server.of(Type::disconnected)[0].reason, DisconnectReason::timed_out);
+    EXPECT_EQ(server.transport->counters().backlog_drops, 1u);
+    EXPECT_EQ(server.transport->peer_count(), 0u);
 }
 
 }  // namespace
