@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 namespace apps {
@@ -16,8 +17,10 @@ rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std:
                                                                       std::uint16_t ws_port) {
     std::unique_ptr<MetricsEndpoint> e(new MetricsEndpoint());
     httplib::Server& http = *e->http_;
-    // One scrape at a time is plenty: Prometheus scrapes every few seconds.
-    http.new_task_queue = [] { return new httplib::ThreadPool(1); };
+    // One scrape at a time is plenty: Prometheus scrapes every few seconds. A web root's files (the browser
+    // client's wasm is megabytes) get three more workers, so a slow download does not hold a scrape back.
+    const std::size_t workers = web_root.empty() ? 1 : 4;
+    http.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
     // No keep-alive and a short read timeout: an idle connection must neither hold the one worker nor delay
     // the shutdown.
     http.set_keep_alive_max_count(1);
@@ -36,7 +39,12 @@ rwd::Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::create(const std:
         res.set_content("rewind-server: metrics at /metrics\n", "text/plain");
     });
     if (!web_root.empty()) {
-        // Files first (httplib looks at mount points before handlers): / is the page's index.html.
+        // Files first (httplib looks at mount points before handlers): / is the page's index.html. A file
+        // that would stand in for /metrics or /web-config.json is refused.
+        for (const char* shadow : {"/metrics", "/web-config.json"})
+            if (std::filesystem::exists(web_root + shadow))
+                return rwd::Error{rwd::Errc::invalid_config, "--web-root holds " + std::string(shadow + 1) +
+                                                                 ", which would hide the server's own"};
         if (!http.set_mount_point("/", web_root))
             return rwd::Error{rwd::Errc::invalid_config, "--web-root is not a directory: " + web_root};
         const std::string config = "{\"ws_port\": " + std::to_string(ws_port) + "}\n";

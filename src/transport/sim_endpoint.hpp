@@ -35,8 +35,8 @@ public:
     // (its WebSocket frames).
     virtual void write_stream(Micros now, Link& link, std::vector<std::uint8_t> bytes,
                               std::size_t stream_bytes) = 0;
-    // Stream bytes written to the link and not yet acknowledged at `now`.
-    virtual std::size_t stream_backlog(Micros now, Link& link) = 0;
+    // The link's stream is in the loss state after a retransmission timeout at `now` (StreamLink).
+    virtual bool stream_in_loss_state(Micros now, Link& link) = 0;
     // The connection over `link` is gone: its stream discards what is in flight.
     virtual void reset_stream(Link& link) = 0;
     // Counts an unreliable message the sender replaced on `link`.
@@ -110,8 +110,9 @@ private:
     [[nodiscard]] static bool masks_to(const Peer& p) { return p.outgoing; }
     // Frame bytes of the messages queued for `p` and not yet written.
     [[nodiscard]] std::size_t unwritten_bytes(const Peer& p) const;
-    // The real transport's backlog: written and unacknowledged, plus not yet written.
-    [[nodiscard]] std::size_t backlog(Peer& p);
+    // The real transport's rule: backed up while more than max_backlog_bytes are not yet written or the
+    // stream is in the loss state after a retransmission timeout.
+    [[nodiscard]] bool backed_up(Peer& p);
     // The backlog policy for an unreliable message: held (replacing the held one) while backed up.
     // True when `data` was held instead of queued.
     bool hold_if_backed_up(Peer& p, std::span<const std::uint8_t> data);

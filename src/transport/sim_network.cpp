@@ -148,7 +148,7 @@ public:
         ++stats.datagrams_sent;
         stream_of(l).write(at, std::move(bytes), stream_bytes);
     }
-    std::size_t stream_backlog(Micros at, Link& l) override { return stream_of(l).unacked_bytes(at); }
+    bool stream_in_loss_state(Micros at, Link& l) override { return stream_of(l).in_loss_state(at); }
     void reset_stream(Link& l) override {
         if (l.stream) l.stream->reset();
     }

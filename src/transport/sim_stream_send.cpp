@@ -33,15 +33,14 @@ std::size_t SimEndpoint::unwritten_bytes(const Peer& p) const {
     return n;
 }
 
-std::size_t SimEndpoint::backlog(Peer& p) {
-    return wire_.stream_backlog(now_, link_of(p)) + unwritten_bytes(p);
+bool SimEndpoint::backed_up(Peer& p) {
+    return unwritten_bytes(p) > config_.stream.max_backlog_bytes ||
+           wire_.stream_in_loss_state(now_, link_of(p));
 }
 
 bool SimEndpoint::hold_if_backed_up(Peer& p, std::span<const std::uint8_t> data) {
-    if (backlog(p) <= config_.stream.max_backlog_bytes) {
-        release_held(p);  // the older held message goes first
-        return false;
-    }
+    // While one is held a newer one replaces it (it never overtakes it); it is written once not backed up.
+    if (!p.has_held && !backed_up(p)) return false;
     if (p.has_held) wire_.count_replaced(link_of(p));
     p.held.assign(data.begin(), data.end());
     p.has_held = true;
@@ -49,7 +48,7 @@ bool SimEndpoint::hold_if_backed_up(Peer& p, std::span<const std::uint8_t> data)
 }
 
 void SimEndpoint::release_held(Peer& p) {
-    if (!p.has_held || backlog(p) > config_.stream.max_backlog_bytes) return;
+    if (!p.has_held || backed_up(p)) return;
     std::vector<std::uint8_t> b = wire_.buffer();
     b.assign(p.held.begin(), p.held.end());
     p.unreliable_out.push_back(std::move(b));

@@ -68,11 +68,11 @@ void StreamLink::write(Micros now, std::vector<std::uint8_t> data, std::size_t s
         if (s.last) s.data = std::move(data);
         segments_.push_back(std::move(s));
         ++counters_.segments;
-        transmit(now, segments_.back().id, 0);
+        transmit(now, segments_.back().id, 0, false);
     }
 }
 
-void StreamLink::transmit(Micros at, std::uint64_t id, int backoff) {
+void StreamLink::transmit(Micros at, std::uint64_t id, int backoff, bool resend) {
     Segment* s = find(id);
     if (s == nullptr) return;  // discarded by reset()
     const std::uint64_t xmit = next_xmit_++;
@@ -98,9 +98,15 @@ void StreamLink::transmit(Micros at, std::uint64_t id, int backoff) {
     const bool lost = c.dropped_mtu + c.dropped_queue + c.dropped_burst + c.dropped_random != dropped_before;
     if (lost || !arrival) {
         losses_.push_back(Loss{id, xmit, now_, backoff, now_ + rto(backoff), std::nullopt});
+        if (resend && backoff > 0) timeout_copy_lost_ = true;
         return;
     }
     s->arrival = arrival;
+    if (resend && backoff > 0) {
+        loss_state_until_ = std::max(loss_state_until_, *arrival + return_latency_);
+        timeout_copy_lost_ =
+            std::any_of(losses_.begin(), losses_.end(), [](const Loss& l) { return l.backoff > 0; });
+    }
     // Its acknowledgment (a SACK when earlier data is missing) reaches the sender one reverse latency after
     // it arrived: every copy lost before it is then resent, no sooner than RACK's RTT + RTT / 4 after it
     // left.
@@ -126,7 +132,7 @@ void StreamLink::advance(Micros now) {
         const bool timeout = l.due() == l.rto_at && (!l.rack_at || l.rto_at < *l.rack_at);
         ++counters_.retransmissions;
         if (timeout) ++counters_.rto_retransmissions;
-        transmit(l.due(), l.id, timeout ? l.backoff + 1 : l.backoff);
+        transmit(l.due(), l.id, timeout ? l.backoff + 1 : l.backoff, true);
     }
 }
 
@@ -163,6 +169,11 @@ bool StreamLink::pop_ready(Micros now, std::vector<std::uint8_t>& out) {
     return false;  // not reached: next_ready_time() found the write's last segment
 }
 
+bool StreamLink::in_loss_state(Micros now) {
+    advance(now);
+    return now < loss_state_until_ || timeout_copy_lost_;
+}
+
 std::size_t StreamLink::unacked_bytes(Micros now) {
     while (!acks_.empty() && acks_.front().at <= now) acks_.pop_front();
     std::size_t n = 0;
@@ -189,6 +200,8 @@ void StreamLink::reset() {
     segments_.clear();
     losses_.clear();
     acks_.clear();
+    loss_state_until_ = Micros{};  // a new connection starts out of the loss state
+    timeout_copy_lost_ = false;
 }
 
 }  // namespace rwd::transport::sim

@@ -56,6 +56,12 @@ public:
     // Stream bytes written and not yet acknowledged at `now` (lost, in flight, waiting, or their ack on the
     // way back).
     [[nodiscard]] std::size_t unacked_bytes(Micros now);
+    // The sender is in Linux's loss state at `now`: a segment was resent by the retransmission timeout (an
+    // outage) and that copy is not acknowledged yet. With its congestion window collapsed to one segment a
+    // real sender writes nothing new meanwhile: this model's sender still does, but the backlog rule treats
+    // the stream as backed up. Fast recovery (a loss found by RACK) is not: what is written then is already
+    // on its way and arrives the moment the hole is filled. Runs advance(now) first.
+    [[nodiscard]] bool in_loss_state(Micros now);
     // The connection is gone (timed out): everything in flight is discarded.
     void reset();
 
@@ -89,7 +95,7 @@ private:
         std::size_t bytes;
     };
 
-    void transmit(Micros at, std::uint64_t id, int backoff);
+    void transmit(Micros at, std::uint64_t id, int backoff, bool resend);
     Segment* find(std::uint64_t id);
 
     LinkConfig config_;
@@ -102,7 +108,9 @@ private:
     std::vector<Loss> losses_;
     std::deque<Ack> acks_;
     Micros last_delivered_{};
-    Micros now_{};  // the latest time the path was given
+    Micros loss_state_until_{};  // when the acknowledgment of the latest timeout's copy reaches the sender
+    bool timeout_copy_lost_ = false;  // a copy the timeout resent was lost: the state lasts till one arrives
+    Micros now_{};                    // the latest time the path was given
     std::vector<std::uint8_t> tag_;
     StreamCounters counters_;
 };

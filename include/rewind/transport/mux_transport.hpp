@@ -11,7 +11,7 @@
 namespace rwd::transport {
 
 /// Joins transports it does not own. Every peer gets an id of its own here (ids of different parts never
-/// collide); events of all parts come out in the order of the parts, each part's in its own order.
+/// collide, and none is reused); poll() takes from the parts in turn, each part's events in their own order.
 /// connect() goes through the first part. max_message_size() is the smallest of the parts' (so a server plans
 /// snapshots every client can take); header_bytes() the largest.
 class MuxTransport final : public Transport {
@@ -19,13 +19,21 @@ public:
     /// The parts, in the order they are updated and polled; none may be null.
     explicit MuxTransport(std::vector<Transport*> parts);
 
+    /// Connects through the first part.
     [[nodiscard]] Result<PeerId> connect(const Address& to) override;
+    /// Disconnects through the peer's part (which reports it; unknown peers are ignored).
     void disconnect(PeerId peer, DisconnectReason reason = DisconnectReason::local) override;
+    /// Sends through the peer's part; not_connected for an unknown peer.
     [[nodiscard]] Status send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> data) override;
+    /// Updates every part.
     void update(Micros now) override;
+    /// The next event of the parts, in turn, with the peer's id here.
     [[nodiscard]] bool poll(TransportEvent& out) override;
+    /// The peer's part's figures (zero for an unknown peer).
     [[nodiscard]] PeerStats stats(PeerId peer) const override;
+    /// The smallest of the parts'.
     [[nodiscard]] std::size_t max_message_size() const override;
+    /// The largest of the parts'.
     [[nodiscard]] std::size_t header_bytes() const override;
 
     /// Which part a peer is on (its index), or -1 for an unknown peer.

@@ -24,8 +24,8 @@ enum class SimSocket : std::uint8_t {
 /// The TCP-like stream of SimSocket::stream endpoints. Over each direction the link's impairments apply to
 /// TCP segments: a lost one is sent again, and everything written after it waits until it arrives.
 struct SimStreamConfig {
-    /// An unreliable message is held instead of written while the backlog (bytes written but not yet
-    /// acknowledged, plus those not yet written) exceeds this; a newer one replaces the held one. As
+    /// An unreliable message is held instead of written while more than this many bytes wait unwritten or
+    /// the stream is in the loss state after a retransmission timeout; a newer one replaces the held one. As
     /// WebSocketTransport's max_backlog_bytes (docs/PROTOCOL.md).
     std::size_t max_backlog_bytes = 4096;
     /// Bytes of TCP/IP header per segment (40, or 52 with timestamps as Linux sends them); billed by the

@@ -69,8 +69,9 @@ struct PeerStats {
     double kbps_received = 0.0;          ///< recent receive rate, kilobits per second, headers included
 };
 
-/// One endpoint. Implementations: SimNetwork endpoints (tests, lab) and ENet (real UDP).
-/// Nothing happens between calls: update(now) moves time, poll() hands out what arrived.
+/// One endpoint. Implementations: SimNetwork endpoints (tests, lab), ENet (real UDP), WebSocket (browsers;
+/// and the browser build's own), and MuxTransport (several as one). Nothing happens between calls:
+/// update(now) moves time, poll() hands out what arrived.
 class Transport {
 public:
     virtual ~Transport() = default;

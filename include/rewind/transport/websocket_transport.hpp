@@ -27,10 +27,11 @@ struct WebSocketConfig {
     std::size_t max_handshakes = 64;
     std::size_t max_message_size = 1172;  ///< largest unreliable message (ENet's default, so both plan alike)
     std::size_t max_reliable_size = 65536;  ///< largest reliable message sent or accepted
-    /// While a peer's backlog (bytes queued here plus, on Linux, bytes its socket holds unacknowledged) is
-    /// above this, unreliable messages to it are held, the newest replacing the one before (see PROTOCOL.md).
+    /// While more than this many bytes to a peer wait unsent (queued here plus, on Linux, the kernel's unsent
+    /// ones), or its TCP connection is in the loss state after a retransmission timeout, unreliable messages
+    /// to it are held, the newest replacing the one before (docs/PROTOCOL.md).
     std::size_t max_backlog_bytes = 4096;
-    std::size_t max_reliable_backlog = 1 << 20;  ///< a peer backed up beyond this is dropped as timed_out
+    std::size_t max_reliable_backlog = 1 << 20;  ///< a peer with more queued here is dropped as timed_out
     Micros handshake_timeout{5'000'000};         ///< an HTTP request or handshake slower than this is closed
     Micros timeout{10'000'000};     ///< a peer silent this long (pings unanswered) is dropped as timed_out
     Micros rate_window{1'000'000};  ///< span over which kbps_sent / kbps_received are averaged

@@ -300,7 +300,7 @@ bool Connection::backed_up() {
         kernel_unsent > 0)
         unsent += static_cast<std::size_t>(kernel_unsent);
 #endif
-    return unsent > owner_.config_.max_backlog_bytes || tcp_sample().recovering;
+    return unsent > owner_.config_.max_backlog_bytes || tcp_sample().loss_state;
 }
 
 void Connection::write_next() {
@@ -379,8 +379,10 @@ Connection::TcpSample Connection::tcp_sample() {
         s.rtt = Micros{static_cast<std::int64_t>(info.tcpi_rtt)};
         s.jitter = Micros{static_cast<std::int64_t>(info.tcpi_rttvar)};
         s.retransmitted = info.tcpi_total_retrans;
-        // Fast recovery (3) or loss after a retransmission timeout (4): what is written waits behind a hole.
-        s.recovering = info.tcpi_ca_state == 3 || info.tcpi_ca_state == 4;
+        // The loss state (TCP_CA_Loss, 4) after a retransmission timeout: the congestion window is one
+        // segment, nothing new is sent until the hole is filled. Fast recovery (3) is not: what is written
+        // then is sent, and arrives the moment the hole is filled.
+        s.loss_state = info.tcpi_ca_state == 4;
     }
 #endif
     return s;

@@ -34,8 +34,8 @@ public:
     /// again if the read budget paused reading.
     void service();
     /// Backed up: bytes not yet handed to the socket plus (Linux) bytes the kernel has not sent exceed
-    /// max_backlog_bytes, or (Linux) the TCP connection is recovering a lost segment, so whatever is written
-    /// now waits behind it.
+    /// max_backlog_bytes, or (Linux) the TCP connection is in its loss state after a retransmission timeout
+    /// (an outage: nothing new leaves until the hole is filled).
     [[nodiscard]] bool backed_up();
     /// Bytes queued here and not yet written to the socket (the write in flight included).
     [[nodiscard]] std::size_t queued_bytes() const { return queued_bytes_; }
@@ -50,7 +50,7 @@ public:
         Micros rtt{};                     ///< smoothed round-trip time
         Micros jitter{};                  ///< its mean deviation
         std::uint64_t retransmitted = 0;  ///< segments retransmitted so far
-        bool recovering = false;          ///< in fast recovery or after a retransmission timeout
+        bool loss_state = false;          ///< after a retransmission timeout, the hole not yet filled
     };
     [[nodiscard]] TcpSample tcp_sample();
 

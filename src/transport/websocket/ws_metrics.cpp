@@ -28,6 +28,10 @@ void write_metrics(MetricsText& out, const WebSocketCounters& c) {
                 u(c.unreliable_replaced));
     out.counter("rewind_websocket_backlog_drops_total",
                 "Peers dropped because their reliable backlog grew over the limit.", u(c.backlog_drops));
+    out.counter("rewind_websocket_sent_messages_total",
+                "WebSocket messages written (control messages included).", u(c.messages_sent));
+    out.counter("rewind_websocket_received_messages_total", "WebSocket messages read.",
+                u(c.messages_received));
     out.counter("rewind_websocket_sent_bytes_total", "WebSocket frame bytes sent, frame headers included.",
                 u(c.bytes_sent));
     out.counter("rewind_websocket_received_bytes_total",
