@@ -1,7 +1,5 @@
-// MetricsEndpoint: rewind-server's HTTP port (cpp-httplib, one worker thread): /metrics, whose page is
-// written by the server's own loop when a scrape asks for it (so no figure is read from another thread), and
-// with
-// --web-root the browser client's static files and /web-config.json.
+// MetricsEndpoint: rewind-server's HTTP port (cpp-httplib): /metrics, whose page the server's own loop writes
+// when a scrape asks (no figure is read from another thread), and the browser client's files (--web-root).
 #pragma once
 
 #include <rewind/core/result.hpp>

@@ -45,10 +45,10 @@ struct WebSocketCounters {
     std::uint64_t connections_accepted = 0;  ///< peers seated (the accept was sent)
     std::uint64_t refused_full = 0;          ///< connections refused: max_peers seated or max_handshakes open
     std::uint64_t refused_protocol = 0;  ///< HTTP requests for another path, not an upgrade, or no `rewind.1`
-    std::uint64_t handshake_failures =
-        0;  ///< sockets closed before their handshake finished (timeout, bad HTTP)
-    std::uint64_t messages_refused =
-        0;  ///< text, empty, unknown class, oversize or misplaced control messages
+    /// Sockets closed before their handshake finished (timeout, not HTTP, a failed upgrade).
+    std::uint64_t handshake_failures = 0;
+    /// Connections closed for a text, empty, unknown-class, oversize or misplaced control message.
+    std::uint64_t messages_refused = 0;
     std::uint64_t protocol_errors = 0;  ///< frames the WebSocket layer refused (opcode, mask, length, bits)
     std::uint64_t unreliable_replaced = 0;  ///< unreliable messages replaced by a newer one while backed up
     std::uint64_t backlog_drops = 0;      ///< peers dropped for a reliable backlog over max_reliable_backlog
