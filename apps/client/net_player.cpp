@@ -17,25 +17,6 @@ using rwd::Micros;
 namespace cs = rwd::client_server;
 namespace tr = rwd::transport;
 
-arena::BotView bot_view_of(ArenaClient& client, Micros now) {
-    arena::BotView v;
-    const int slot = client.slot();
-    if (slot < 0 || slot >= arena::kMaxPlayers) return v;
-    v.self_slot = slot;
-    v.self = client.predicted_state().players[static_cast<std::size_t>(slot)];
-    for (const auto& e : client.render_entities(now)) {
-        if (e.snap.kind != arena::EntityKind::kPlayer ||
-            e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
-            continue;
-        auto& o = v.others[e.id];
-        o.visible = true;
-        o.alive = (e.snap.flags & arena::kAlive) != 0;
-        o.x = e.snap.x;
-        o.y = e.snap.y;
-    }
-    return v;
-}
-
 rwd::Result<std::unique_ptr<NetPlayer>> NetPlayer::start(const NetPlayerConfig& config, Micros now) {
     std::unique_ptr<NetPlayer> p(new NetPlayer());
     p->config_ = config;
@@ -151,7 +132,7 @@ void NetPlayer::update(Micros now) {
     }
     if (!bot_) return;
     // One decision per client tick: the bot reacts to what the client shows, as a player at a screen would.
-    bot_input_ = bot_->think(bot_view_of(*client_, now));
+    bot_input_ = bot_->think(arena::bot_view_of(*client_, now));
     client_->set_input(bot_input_);
 }
 

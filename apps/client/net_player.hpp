@@ -6,6 +6,7 @@
 
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
+#include <arena/bot_view.hpp>
 
 #include <rewind/core/log.hpp>
 #include <rewind/core/result.hpp>
@@ -49,12 +50,9 @@ struct NetPlayerConfig {
     std::string token_file;
 };
 
-/// What a bot on a client sees: its predicted self and every other player as the client renders them.
-[[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
-
 /// One arena client: a client-only EnetTransport, wrapped in a ConditionedTransport (perfect until the links
 /// are changed), a Client<ArenaGame>, and, for bots, an arena::Bot that picks the input
-/// each tick from bot_view_of().
+/// each tick from arena::bot_view_of().
 class NetPlayer {
 public:
     /// A bound client endpoint (ephemeral port) and a connect attempt to config.server; io_error etc. on

@@ -111,7 +111,7 @@ ReconnectFigures run_reconnect_pass(const ReconnectPassConfig& c) {
             if (!p.has_tick || p.client->tick() != p.last_tick) {
                 p.has_tick = true;
                 p.last_tick = p.client->tick();
-                p.client->set_input(p.bot.think(apps::bot_view_of(*p.client, now)));
+                p.client->set_input(p.bot.think(arena::bot_view_of(*p.client, now)));
             }
             if (now >= p.next_chat && now < chat_until) {
                 if (p.client->send_chat(std::to_string(p.said)).ok()) ++p.said;

@@ -4,6 +4,7 @@
 
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
+#include <arena/bot_view.hpp>
 
 #include <rewind/transport/link_config.hpp>
 
@@ -24,24 +25,6 @@ using ArenaMatch = toy::Match<ArenaGame>;
 
 rwd::transport::LinkConfig checklist() { return rwd::transport::link_profile("checklist").value(); }
 
-/// What a bot on a client sees: its predicted self and everyone else as rendered.
-arena::BotView view_of(cs::Client<ArenaGame>& c, Micros now) {
-    arena::BotView v;
-    v.self_slot = c.slot();
-    v.self = c.predicted_state().players[static_cast<std::size_t>(c.slot())];
-    for (const auto& e : c.render_entities(now)) {
-        if (e.snap.kind != arena::EntityKind::kPlayer ||
-            e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
-            continue;
-        auto& o = v.others[e.id];
-        o.visible = true;
-        o.alive = (e.snap.flags & arena::kAlive) != 0;
-        o.x = e.snap.x;
-        o.y = e.snap.y;
-    }
-    return v;
-}
-
 TEST(CsArena, EightBotsOnTheChecklistProfile) {
     const std::uint64_t seed = 4242;
     SCOPED_TRACE("seed=" + std::to_string(seed));
@@ -55,7 +38,8 @@ TEST(CsArena, EightBotsOnTheChecklistProfile) {
     m.run(Micros{30'000'000}, [&] {
         if (m.now.count % 16'000 != 0) return;  // bots think about once a tick
         for (int i = 0; i < 8; ++i)
-            m.client(i).set_input(bots[static_cast<std::size_t>(i)].think(view_of(m.client(i), m.now)));
+            m.client(i).set_input(
+                bots[static_cast<std::size_t>(i)].think(arena::bot_view_of(m.client(i), m.now)));
     });
     std::uint64_t corrections = 0, reconciliations = 0, snaps = 0, out_of_order = 0;
     std::vector<double> errors;
@@ -152,7 +136,7 @@ TEST(CsArena, DrawnOwnPlayerNeverJumps) {
                 auto& c = m.client(i);
                 auto& s = seen[static_cast<std::size_t>(i)];
                 const arena::Input next =
-                    think ? bots[static_cast<std::size_t>(i)].think(view_of(c, m.now)) : s.input;
+                    think ? bots[static_cast<std::size_t>(i)].think(arena::bot_view_of(c, m.now)) : s.input;
                 const auto drawn = c.smoothed_own_entity();
                 if (!drawn || c.phase() != cs::ClientPhase::playing) {
                     s.has = false;

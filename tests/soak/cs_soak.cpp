@@ -7,6 +7,7 @@
 
 #include <arena/arena_game.hpp>
 #include <arena/bot.hpp>
+#include <arena/bot_view.hpp>
 
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/server.hpp>
@@ -57,24 +58,6 @@ std::int64_t chat_number(const std::string& text) {
     const auto hash = text.find('#');
     if (hash == std::string::npos) return -1;
     return std::strtoll(text.c_str() + hash + 1, nullptr, 10);
-}
-
-/// What a bot on a client sees: its predicted self and everyone else as rendered.
-arena::BotView view_of(cs::Client<ArenaGame>& c, Micros now) {
-    arena::BotView v;
-    v.self_slot = c.slot();
-    v.self = c.predicted_state().players[static_cast<std::size_t>(c.slot())];
-    for (const auto& e : c.render_entities(now)) {
-        if (e.snap.kind != arena::EntityKind::kPlayer ||
-            e.id >= static_cast<std::uint32_t>(arena::kMaxPlayers))
-            continue;
-        auto& o = v.others[e.id];
-        o.visible = true;
-        o.alive = (e.snap.flags & arena::kAlive) != 0;
-        o.x = e.snap.x;
-        o.y = e.snap.y;
-    }
-    return v;
 }
 
 }  // namespace
@@ -140,7 +123,7 @@ CsSoakReport run_cs_soak(const SoakOptions& o) {
             if (!b.thought || b.client->tick() != b.last_think) {  // think once per client tick
                 b.thought = true;
                 b.last_think = b.client->tick();
-                b.client->set_input(b.bot.think(view_of(*b.client, now)));
+                b.client->set_input(b.bot.think(arena::bot_view_of(*b.client, now)));
             }
         }
     };

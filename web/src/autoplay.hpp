@@ -10,9 +10,6 @@
 
 namespace web {
 
-/// What a bot on the client sees: its predicted self and every other player as the client draws them.
-[[nodiscard]] arena::BotView bot_view_of(ArenaClient& client, rwd::Micros now);
-
 /// A bot that plays `seconds` of the match, counted from the first frame the client plays.
 class Autoplay {
 public:
