@@ -97,6 +97,17 @@ TEST(MuxTransportTest, NativeAndWebSocketClientsShareOneEndpoint) {
         return count(got, Type::disconnected) == 1 && count(client_events[1], Type::disconnected) == 1;
     }));
     EXPECT_EQ(mux.part_of(on_web), -1);  // forgotten once reported
+    mux.disconnect(on_web);              // a peer already gone: nothing happens, nothing is reported
+    EXPECT_TRUE(pump(mux, got, clients, client_events, [] { return true; }));
+    EXPECT_EQ(count(got, Type::disconnected), 1u);
+    // A new WebSocket client gets a new id, never the one the gone peer had.
+    auto web_client2 = WebSocketTransport::create(cc).value();
+    ASSERT_TRUE(web_client2->connect({"127.0.0.1", web->local_address().port}).ok());
+    std::vector<std::vector<TransportEvent>> events3(3);
+    const std::vector<Transport*> clients3{udp_client.get(), web_client.get(), web_client2.get()};
+    ASSERT_TRUE(pump(mux, got, clients3, events3, [&] { return count(got, Type::connected) == 3; }));
+    EXPECT_NE(got.back().peer, on_web);
+    EXPECT_NE(got.back().peer, on_udp);
     EXPECT_EQ(mux.send(on_web, Delivery::unreliable, bytes_of("x")).code(), Errc::not_connected);
     EXPECT_TRUE(mux.send(on_udp, Delivery::unreliable, bytes_of("still here")).ok());
     EXPECT_EQ(count(client_events[0], Type::disconnected), 0u);

@@ -263,5 +263,22 @@ TEST(WebSocketConnectionTest, AReliableBacklogOverItsLimitDropsThePeer) {
     EXPECT_EQ(server.transport->peer_count(), 0u);
 }
 
+TEST(WebSocketConnectionTest, ADestroyedServerSaysGoodbyeToItsClients) {
+    auto server = make_ws(ws_server_config());
+    WsNode client{make_ws(ws_client_config()), {}};
+    ASSERT_TRUE(client.transport->connect(Address{"127.0.0.1", server->local_address().port}).ok());
+    bool accepted = false;
+    ASSERT_TRUE(pump_ws_until({&client}, [&] {
+        server->update(testing::real_now());
+        TransportEvent e;
+        while (server->poll(e)) accepted = accepted || e.type == Type::connected;
+        return accepted && client.count(Type::connected) == 1;
+    }));
+    server.reset();  // closes with 4002 on its way out
+    ASSERT_TRUE(pump_ws_until({&client}, [&] { return client.count(Type::disconnected) == 1; }));
+    EXPECT_EQ(client.of(Type::disconnected)[0].reason,
+              DisconnectReason::remote);  // not timed_out: it was told
+}
+
 }  // namespace
 }  // namespace rwd::transport
