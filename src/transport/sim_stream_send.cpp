@@ -1,18 +1,12 @@
 // SimEndpoint on a stream (SimSocket::stream): WebSocket frame sizes, the backlog, and the policy that keeps
 // unreliable messages from queueing behind each other (docs/PROTOCOL.md, "Transport (WebSocket)").
 #include "transport/sim_endpoint.hpp"
+#include "transport/websocket/ws_message.hpp"
 
 #include <algorithm>
 #include <utility>
 
 namespace rwd::transport::sim {
-
-namespace {
-constexpr std::size_t kClassByte = 1;
-constexpr std::size_t kMaskBytes = 4;
-constexpr std::size_t kShortPayload = 126;  // payloads below this have a 7-bit length
-constexpr std::size_t kMediumPayload = 65536;
-}  // namespace
 
 Link& SimEndpoint::link_of(Peer& p) {
     if (p.link == nullptr) p.link = &wire_.link(address_, p.address);
@@ -20,9 +14,8 @@ Link& SimEndpoint::link_of(Peer& p) {
 }
 
 std::size_t SimEndpoint::frame_size(std::size_t message_bytes, bool masked) const {
-    const std::size_t payload = kClassByte + message_bytes;
-    const std::size_t length = payload < kShortPayload ? 0 : payload < kMediumPayload ? 2 : 8;
-    return 2 + length + (masked ? kMaskBytes : 0) + payload;
+    const std::size_t framed = 1 + message_bytes;  // the class byte, then the message (ws::frame)
+    return framed + ws::frame_overhead(framed, masked);
 }
 
 std::size_t SimEndpoint::unwritten_bytes(const Peer& p) const {

@@ -1,6 +1,8 @@
 // BrowserTransport: Emscripten WebSocket callbacks queue events; class bytes, the accept, close codes, rates.
 #include "browser_transport.hpp"
 
+#include "transport/websocket/ws_message.hpp"
+
 #include <emscripten/emscripten.h>
 #include <emscripten/websocket.h>
 
@@ -12,21 +14,6 @@ namespace web {
 
 namespace tr = rwd::transport;
 using rwd::Micros;
-
-namespace {
-
-constexpr std::uint8_t kUnreliable = 0x00;
-constexpr std::uint8_t kReliable = 0x01;
-constexpr std::uint8_t kControl = 0x02;
-constexpr std::uint8_t kAccept = 0x01;
-constexpr int kRewindCloseBase = 4000;
-constexpr int kRefusedCode = kRewindCloseBase + static_cast<int>(tr::DisconnectReason::refused);
-// RFC 6455 codes this end closes with when the server breaks the rules.
-constexpr int kCloseUnsupported = 1003;  // a text message
-constexpr int kClosePolicy = 1008;       // empty, unknown class, a control message out of turn
-constexpr int kCloseTooBig = 1009;       // over its class's limit
-
-}  // namespace
 
 // What `new WebSocket(url)` would throw on (a SyntaxError inside the wasm call), checked before it is called:
 // a parseable ws: or wss: URL without a fragment.
@@ -73,8 +60,7 @@ BrowserTransport::BrowserTransport(BrowserTransportConfig config) : config_(std:
 BrowserTransport::~BrowserTransport() {
     if (socket_ > 0) {
         // Destroying the transport closes the connection with 4002, as the native end does.
-        emscripten_websocket_close(socket_, kRewindCloseBase + static_cast<int>(tr::DisconnectReason::remote),
-                                   nullptr);
+        emscripten_websocket_close(socket_, tr::ws::close_code(tr::DisconnectReason::remote), nullptr);
         emscripten_websocket_delete(socket_);
     }
 }
@@ -94,7 +80,8 @@ rwd::Result<tr::PeerId> BrowserTransport::connect(const tr::Address& to) {
     EmscriptenWebSocketCreateAttributes attrs;
     emscripten_websocket_init_create_attributes(&attrs);
     attrs.url = url_.c_str();
-    attrs.protocols = "rewind.1";
+    const std::string protocol(tr::ws::kSubprotocol);
+    attrs.protocols = protocol.c_str();
     const EMSCRIPTEN_WEBSOCKET_T ws = emscripten_websocket_new(&attrs);
     if (ws <= 0) return rwd::Error{rwd::Errc::io_error, "the browser refused to open " + url_};
     socket_ = ws;
@@ -108,7 +95,7 @@ rwd::Result<tr::PeerId> BrowserTransport::connect(const tr::Address& to) {
     connect_started_ = false;
     held_.reset();
     stats_ = {};
-    samples_.clear();
+    rate_ = {};
     return peer_;
 }
 
@@ -123,8 +110,7 @@ void BrowserTransport::push_event(tr::TransportEvent::Type type, tr::DisconnectR
 void BrowserTransport::end(tr::DisconnectReason reason) {
     // Only a connection the session was told about (accepted) or is waiting for gets its disconnected event.
     if (socket_ > 0) {
-        emscripten_websocket_close(
-            socket_, static_cast<unsigned short>(kRewindCloseBase + static_cast<int>(reason)), nullptr);
+        emscripten_websocket_close(socket_, tr::ws::close_code(reason), nullptr);
         emscripten_websocket_delete(
             socket_);  // the close goes on in the browser; its callbacks are ours no more
     }
@@ -162,28 +148,23 @@ void BrowserTransport::on_open(int socket) {
 
 void BrowserTransport::on_message(int socket, const std::uint8_t* data, std::size_t size, bool text) {
     if (socket != socket_) return;
-    // Everything here is the server's word and untrusted: class, length and turn are checked before use.
-    stats_.bytes_received += size + 2;  // the frame header, 2 bytes at least (server frames are not masked)
+    // Everything here is the server's word and untrusted: the native transport's rules check class, length
+    // and turn before use.
+    stats_.bytes_received += size + tr::ws::frame_overhead(size, false);  // server frames are not masked
     ++stats_.packets_received;
-    if (text) return refuse(kCloseUnsupported);
-    if (size == 0) return refuse(kClosePolicy);
-    const std::uint8_t cls = data[0];
-    const std::size_t payload = size - 1;
-    if (cls == kControl) {
-        if (payload != 1 || data[1] != kAccept || accepted_) return refuse(kClosePolicy);
+    const tr::ws::Limits limits{config_.max_message_size, config_.max_reliable_size};
+    const tr::ws::Incoming in = tr::ws::classify({data, size}, text, limits, !accepted_);
+    if (in.refusal != tr::ws::Refusal::none) return refuse(tr::ws::close_code_of(in.refusal));
+    if (in.accept) {
         accepted_ = true;
         push_event(tr::TransportEvent::Type::connected);
         return;
     }
-    if (cls != kUnreliable && cls != kReliable) return refuse(kClosePolicy);
-    if (!accepted_) return refuse(kClosePolicy);  // nothing but the accept comes first
-    const std::size_t limit = cls == kUnreliable ? config_.max_message_size : config_.max_reliable_size;
-    if (payload > limit) return refuse(kCloseTooBig);
     tr::TransportEvent ev;
     ev.type = tr::TransportEvent::Type::message;
     ev.peer = peer_;
-    ev.delivery = cls == kUnreliable ? tr::Delivery::unreliable : tr::Delivery::reliable_ordered;
-    ev.data.assign(data + 1, data + size);
+    ev.delivery = in.delivery;
+    ev.data.assign(in.payload.begin(), in.payload.end());
     events_.push_back(std::move(ev));
 }
 
@@ -196,11 +177,7 @@ void BrowserTransport::on_close(int socket, int code) {
     held_.reset();
     // Before the accept only 4004 means something (refused); after it any rewind code (4000 + reason) is the
     // server closing on purpose. A reset, or a close without a rewind code, is a lost connection.
-    tr::DisconnectReason reason = tr::DisconnectReason::timed_out;
-    if (!accepted_ && code == kRefusedCode)
-        reason = tr::DisconnectReason::refused;
-    else if (accepted_ && code >= kRewindCloseBase && code < kRewindCloseBase + 1000)
-        reason = tr::DisconnectReason::remote;
+    const tr::DisconnectReason reason = tr::ws::reason_of_close(static_cast<std::uint16_t>(code), accepted_);
     accepted_ = false;
     push_event(tr::TransportEvent::Type::disconnected, reason);
 }
@@ -221,8 +198,7 @@ bool BrowserTransport::write(std::span<const std::uint8_t> frame) {
         ++counters_.send_failures;
         return false;
     }
-    // What goes on the wire: the frame header (2 bytes, 4 from 126 bytes) and the 4-byte mask.
-    stats_.bytes_sent += frame.size() + (frame.size() < 126 ? 2 : 4) + 4;
+    stats_.bytes_sent += frame.size() + tr::ws::frame_overhead(frame.size(), true);  // header and mask
     ++stats_.packets_sent;
     return true;
 }
@@ -234,12 +210,10 @@ rwd::Status BrowserTransport::send(tr::PeerId peer, tr::Delivery delivery,
     const bool unreliable = delivery == tr::Delivery::unreliable;
     if (data.size() > (unreliable ? config_.max_message_size : config_.max_reliable_size))
         return rwd::Error{rwd::Errc::length_too_long, "message over the transport's limit"};
-    std::vector<std::uint8_t> frame;
-    frame.reserve(data.size() + 1);
-    frame.push_back(unreliable ? kUnreliable : kReliable);
-    frame.insert(frame.end(), data.begin(), data.end());
-    if (unreliable && backlog() > config_.max_backlog_bytes) {
-        // The socket is backed up: the newest unreliable message waits, alone, for it to drain.
+    std::vector<std::uint8_t> frame = tr::ws::frame(delivery, data);
+    if (unreliable && (held_ || backlog() > config_.max_backlog_bytes)) {
+        // The socket is backed up: the newest unreliable message waits, alone, for it to drain (while one
+        // waits, a newer one replaces it and never overtakes it).
         if (held_) ++counters_.unreliable_replaced;
         held_ = std::move(frame);
         return {};
@@ -262,16 +236,9 @@ void BrowserTransport::update(Micros now) {
         (void)write(*held_);
         held_.reset();
     }
-    // Rates over the last rate_window of `now`: one sample per update, the oldest inside the window kept.
-    samples_.push_back(Sample{now, stats_.bytes_sent, stats_.bytes_received});
-    while (samples_.size() > 2 && now - samples_[1].at >= config_.rate_window) samples_.pop_front();
-    const Sample& first = samples_.front();
-    const double span = (now - first.at).seconds();
-    if (span > 0.0) {
-        stats_.kbps_sent = static_cast<double>(stats_.bytes_sent - first.bytes_sent) * 8.0 / 1000.0 / span;
-        stats_.kbps_received =
-            static_cast<double>(stats_.bytes_received - first.bytes_received) * 8.0 / 1000.0 / span;
-    }
+    rate_.sample(now, stats_.bytes_sent, stats_.bytes_received, config_.rate_window);
+    stats_.kbps_sent = rate_.kbps_sent();
+    stats_.kbps_received = rate_.kbps_received();
 }
 
 bool BrowserTransport::poll(tr::TransportEvent& out) {

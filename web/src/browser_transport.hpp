@@ -4,10 +4,13 @@
 
 #include <rewind/transport/transport.hpp>
 
+#include "transport/rate_window.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -74,10 +77,6 @@ public:
     void on_close(int socket, int code);
 
 private:
-    struct Sample {
-        rwd::Micros at;
-        std::uint64_t bytes_sent, bytes_received;
-    };
     void refuse(int close_code);
     void end(rwd::transport::DisconnectReason reason);
     void push_event(rwd::transport::TransportEvent::Type type,
@@ -98,7 +97,7 @@ private:
     std::deque<rwd::transport::TransportEvent> events_;
     std::optional<std::vector<std::uint8_t>> held_;  // the newest unreliable frame, held while backed up
     rwd::transport::PeerStats stats_{};
-    std::deque<Sample> samples_;
+    rwd::transport::RateWindow rate_;
     BrowserTransportCounters counters_{};
     int last_close_code_ = 0;
 };
