@@ -5,6 +5,7 @@
 #include "client/palette.hpp"
 
 #include <arena/map.hpp>
+#include <arena/shot_trace.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,6 @@ namespace apps {
 
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
 constexpr rwd::Micros kTracerLife{150'000};
 
 ImU32 col(palette::Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
@@ -22,8 +22,6 @@ ImU32 col(palette::Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alph
 palette::Rgb player_colour(std::uint32_t id, bool own) {
     return own ? palette::kOwnPlayer : palette::kOthers[id % palette::kOthers.size()];
 }
-
-double aim_radians(std::uint16_t aim) { return static_cast<double>(aim) * kTwoPi / 65536.0; }
 
 }  // namespace
 
@@ -39,22 +37,9 @@ ImVec2 ArenaView::to_screen(double x, double y) const {
 }
 
 void ArenaView::note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd::Micros now) {
-    // The snapshot carries no shot events: a magazine that lost a round means the rifle fired since last
-    // frame.
-    auto [it, fresh] = last_ammo_.try_emplace(id, e.ammo);
-    const bool fired = !fresh && e.ammo < it->second && (e.flags & arena::kAlive) != 0;
-    it->second = e.ammo;
-    if (!fired) return;
-    const double a = aim_radians(e.aim);
-    arena::Ray ray;
-    ray.ox = e.x;
-    ray.oy = e.y;
-    ray.ux = static_cast<std::int32_t>(std::lround(std::cos(a) * 16384.0));
-    ray.uy = static_cast<std::int32_t>(std::lround(std::sin(a) * 16384.0));
-    ray.length = arena::kRifleRange;
-    const double reach = arena::ray_walls(ray);  // the tracer stops at the first wall
-    tracers_.push_back(
-        Tracer{to_screen(e.x, e.y), to_screen(e.x + std::cos(a) * reach, e.y + std::sin(a) * reach), now});
+    // Snapshots carry no shot events: a magazine that lost a round means the rifle fired since last frame.
+    if (const auto t = shots_.note(id, e))
+        tracers_.push_back(Tracer{to_screen(t->from_x, t->from_y), to_screen(t->to_x, t->to_y), now});
 }
 
 void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::EntitySnapshot& e, bool own) {
@@ -69,7 +54,7 @@ void ArenaView::draw_player(ImDrawList* dl, std::uint32_t id, const arena::Entit
     }
     const int alpha = stale_ && !own ? 80 : 255;
     dl->AddCircleFilled(c, r, col(colour, alpha), 24);
-    const double a = aim_radians(e.aim);
+    const double a = arena::aim_radians(e.aim);
     const float len = r * 2.2f;
     dl->AddLine(
         c, ImVec2(c.x + static_cast<float>(std::cos(a)) * len, c.y - static_cast<float>(std::sin(a)) * len),

@@ -5,8 +5,9 @@
 
 #include <imgui.h>
 
+#include <arena/shot_trace.hpp>
+
 #include <cstdint>
-#include <map>
 #include <span>
 #include <vector>
 
@@ -61,7 +62,7 @@ private:
 
     ImVec2 origin_{};      // screen position of arena (0, kArenaSize)
     float scale_ = 0.01f;  // pixels per grid unit
-    std::map<std::uint32_t, std::uint8_t> last_ammo_;
+    arena::ShotTraces shots_;
     std::vector<Tracer> tracers_;
     ImVec2 own_screen_{};
     bool has_own_ = false;

@@ -2,6 +2,7 @@
 #include "arena_view.hpp"
 
 #include <arena/map.hpp>
+#include <arena/shot_trace.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,6 @@ namespace palette = apps::palette;
 
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
 constexpr rwd::Micros kTracerLife{150'000};
 
 Colour col(palette::Rgb c, int alpha = 255) { return Colour{c, alpha}; }
@@ -21,8 +21,6 @@ Colour col(palette::Rgb c, int alpha = 255) { return Colour{c, alpha}; }
 palette::Rgb player_colour(std::uint32_t id, bool own) {
     return own ? palette::kOwnPlayer : palette::kOthers[id % palette::kOthers.size()];
 }
-
-double aim_radians(std::uint16_t aim) { return static_cast<double>(aim) * kTwoPi / 65536.0; }
 
 }  // namespace
 
@@ -39,20 +37,8 @@ Point ArenaView::to_screen(double x, double y) const {
 
 void ArenaView::note_shot(std::uint32_t id, const arena::EntitySnapshot& e, rwd::Micros now) {
     // Snapshots carry no shot events: a magazine that lost a round means the rifle fired since last frame.
-    auto [it, fresh] = last_ammo_.try_emplace(id, e.ammo);
-    const bool fired = !fresh && e.ammo < it->second && (e.flags & arena::kAlive) != 0;
-    it->second = e.ammo;
-    if (!fired) return;
-    const double a = aim_radians(e.aim);
-    arena::Ray ray;
-    ray.ox = e.x;
-    ray.oy = e.y;
-    ray.ux = static_cast<std::int32_t>(std::lround(std::cos(a) * 16384.0));
-    ray.uy = static_cast<std::int32_t>(std::lround(std::sin(a) * 16384.0));
-    ray.length = arena::kRifleRange;
-    const double reach = arena::ray_walls(ray);  // the tracer stops at the first wall
-    tracers_.push_back(
-        Tracer{to_screen(e.x, e.y), to_screen(e.x + std::cos(a) * reach, e.y + std::sin(a) * reach), now});
+    if (const auto t = shots_.note(id, e))
+        tracers_.push_back(Tracer{to_screen(t->from_x, t->from_y), to_screen(t->to_x, t->to_y), now});
 }
 
 void ArenaView::draw_player(Canvas& canvas, std::uint32_t id, const arena::EntitySnapshot& e, bool own) {
@@ -67,7 +53,7 @@ void ArenaView::draw_player(Canvas& canvas, std::uint32_t id, const arena::Entit
     }
     const int alpha = stale_ && !own ? 80 : 255;
     canvas.fill_circle(c, r, col(colour, alpha));
-    const double a = aim_radians(e.aim);
+    const double a = arena::aim_radians(e.aim);
     const float len = r * 2.2f;
     canvas.line(
         c, Point{c.x + static_cast<float>(std::cos(a)) * len, c.y - static_cast<float>(std::sin(a)) * len},

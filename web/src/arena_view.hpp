@@ -8,8 +8,9 @@
 
 #include <rewind/core/time.hpp>
 
+#include <arena/shot_trace.hpp>
+
 #include <cstdint>
-#include <map>
 #include <span>
 #include <vector>
 
@@ -52,7 +53,7 @@ private:
 
     Point origin_{};       // the canvas position of arena (0, kArenaSize)
     float scale_ = 0.01f;  // pixels per grid unit
-    std::map<std::uint32_t, std::uint8_t> last_ammo_;
+    arena::ShotTraces shots_;
     std::vector<Tracer> tracers_;
     Point own_screen_{};
     bool has_own_ = false;
