@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
@@ -67,5 +69,19 @@ public:
     std::deque<Node> nodes;  // a deque: references stay valid as nodes are added
     Micros now{};
 };
+
+/// A message numbered `n` (4 bytes, little-endian), padded with zeros to `size` bytes.
+inline std::vector<std::uint8_t> numbered(std::uint32_t n, std::size_t size = 4) {
+    std::vector<std::uint8_t> v(std::max<std::size_t>(size, 4), 0);
+    for (std::size_t i = 0; i < 4; ++i) v[i] = static_cast<std::uint8_t>(n >> (8 * i));
+    return v;
+}
+
+/// The number of a numbered() message (what its first bytes give when it is shorter).
+inline std::uint32_t number_of(const std::vector<std::uint8_t>& v) {
+    std::uint32_t n = 0;
+    for (std::size_t i = 0; i < 4 && i < v.size(); ++i) n |= static_cast<std::uint32_t>(v[i]) << (8 * i);
+    return n;
+}
 
 }  // namespace rwd::transport::testing

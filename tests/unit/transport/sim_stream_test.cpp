@@ -12,19 +12,9 @@ using namespace rwd::literals;
 using testing::Harness;
 using testing::kServer;
 using testing::Node;
+using testing::number_of;
+using testing::numbered;
 using Type = TransportEvent::Type;
-
-std::vector<std::uint8_t> numbered(std::uint32_t n, std::size_t size = 4) {
-    std::vector<std::uint8_t> v(std::max<std::size_t>(size, 4), 0);
-    for (std::size_t i = 0; i < 4; ++i) v[i] = static_cast<std::uint8_t>(n >> (8 * i));
-    return v;
-}
-
-std::uint32_t number_of(const std::vector<std::uint8_t>& v) {
-    std::uint32_t n = 0;
-    for (std::size_t i = 0; i < 4 && i < v.size(); ++i) n |= static_cast<std::uint32_t>(v[i]) << (8 * i);
-    return n;
-}
 
 // Numbers of the messages `n` received, optionally of one class only.
 std::vector<std::uint32_t> received(const Node& n, std::optional<Delivery> d = std::nullopt) {

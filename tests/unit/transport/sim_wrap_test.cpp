@@ -9,18 +9,9 @@ namespace {
 using namespace rwd::literals;
 using testing::Harness;
 using testing::kServer;
+using testing::number_of;
+using testing::numbered;
 using Type = TransportEvent::Type;
-
-std::vector<std::uint8_t> numbered(std::uint32_t n) {
-    return {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8),
-            static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 24)};
-}
-
-std::uint32_t number_of(const std::vector<std::uint8_t>& v) {
-    std::uint32_t n = 0;
-    for (std::size_t i = 0; i < 4 && i < v.size(); ++i) n |= static_cast<std::uint32_t>(v[i]) << (8 * i);
-    return n;
-}
 
 // 70 000 reliable messages (more than 2^16 ids) and well over 2^16 packets each way, through loss,
 // duplication and reordering: every message arrives exactly once and in order, and the connection stays up.
