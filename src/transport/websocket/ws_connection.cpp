@@ -300,7 +300,7 @@ bool Connection::backed_up() {
         kernel_unsent > 0)
         unsent += static_cast<std::size_t>(kernel_unsent);
 #endif
-    return unsent > owner_.config_.max_backlog_bytes || tcp_sample().loss_state;
+    return unsent > owner_.config_.max_backlog_bytes || in_loss_state;
 }
 
 void Connection::write_next() {

@@ -66,6 +66,7 @@ public:
     std::uint64_t retrans_at_loss = 0;          ///< TCP retransmissions at the last loss sample
     double loss = 0.0;  ///< retransmitted segments per message written since the last sample (Nagle is off)
     RateWindow rate;    ///< kbps over the rate window
+    bool in_loss_state = false;  ///< TCP's loss state at the last update's sample (one syscall an update)
 
 private:
     void on_request(beast::error_code ec);

@@ -205,6 +205,7 @@ void WebSocketTransport::Impl::update(Micros now) {
     for (auto& [id, c] : peers_) {
         c->rate.sample(now, c->bytes_out, c->bytes_in, config_.rate_window);
         const auto sample = c->tcp_sample();
+        c->in_loss_state = sample.loss_state;
         if (c->messages_out > c->messages_at_loss) {
             const auto retrans = sample.retransmitted - std::min(sample.retransmitted, c->retrans_at_loss);
             c->loss = std::min(1.0, static_cast<double>(retrans) /
