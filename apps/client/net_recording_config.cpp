@@ -26,6 +26,20 @@ bool field(const std::string& text, std::string_view key, T& out) {
 
 }  // namespace
 
+bool set_snapshot_codec(cs::SnapshotConfig& snapshots, std::string_view name) {
+    if (std::find(kSnapshotCodecs.begin(), kSnapshotCodecs.end(), name) == kSnapshotCodecs.end())
+        return false;
+    snapshots.predicted_deltas = name != "plain";
+    snapshots.range_coded = name == "range" || name == "range-untrained";
+    snapshots.trained_model = name != "range-untrained";
+    return true;
+}
+
+std::string_view snapshot_codec_name(const cs::SnapshotConfig& snapshots) {
+    if (snapshots.range_coded) return snapshots.trained_model ? "range" : "range-untrained";
+    return snapshots.predicted_deltas ? "predicted" : "plain";
+}
+
 std::string client_config_text(const cs::ClientConfig& c) {
     return "game=arena tick_rate=" + std::to_string(c.tick_rate_hz) +
            " game_id=" + std::to_string(c.game_id) +
@@ -55,6 +69,8 @@ std::string server_config_text(const cs::ServerConfig& c, std::uint64_t seed) {
     text += " seed=" + std::to_string(seed);
     text += " seat_grace_ms=" + std::to_string(c.seat_grace.count / 1000);
     text += " resume_key=" + rwd::auth::to_hex(c.resume_key);
+    text += " snapshot_codec=";
+    text += snapshot_codec_name(c.snapshots);
     return text;
 }
 
@@ -80,6 +96,12 @@ rwd::Result<RecordedServer> server_config_from_text(const std::string& text) {
             return rwd::Error{rwd::Errc::invalid_config,
                               "a server recording's resume_key is not 64 hex digits"};
         std::copy(key->begin(), key->end(), r.config.resume_key.begin());
+    }
+    // The snapshot codec (a recording made before it was selectable used the default).
+    if (const std::size_t at = text.find(" snapshot_codec="); at != std::string::npos) {
+        const std::string_view rest = std::string_view(text).substr(at + 16);
+        if (!set_snapshot_codec(r.config.snapshots, rest.substr(0, rest.find(' '))))
+            return rwd::Error{rwd::Errc::invalid_config, "a server recording's snapshot_codec is unknown"};
     }
     if (auto s = r.config.validate(); !s.ok()) return s.error();
     return r;

@@ -8,6 +8,8 @@
 #include "cs_recording.hpp"
 #include "model.hpp"
 
+#include "client/net_recording_config.hpp"
+
 #include <rewind/session/client_server/config.hpp>
 
 #include <algorithm>
@@ -41,9 +43,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
         base.snapshots.budget_bytes = o.snapshot_budget;
         base.snapshots.burst_bytes = std::min(kBurstSnapshots * o.snapshot_budget, 65535);
     }
-    base.snapshots.predicted_deltas = o.snapshot_codec != "plain";
-    base.snapshots.range_coded = o.snapshot_codec == "range" || o.snapshot_codec == "range-untrained";
-    base.snapshots.trained_model = o.snapshot_codec != "range-untrained";
+    (void)apps::set_snapshot_codec(base.snapshots, o.snapshot_codec);  // validated with the options
     base.up = up;
     base.down = down;
     base.stream = o.stream();

@@ -24,6 +24,13 @@ int main(int argc, char** argv) {
                    "Snapshots per second per client (10..60, <= tick rate)")
         ->check(CLI::Range(10, 60))
         ->capture_default_str();
+    app.add_option(
+           "--snapshot-codec", o.snapshot_codec,
+           "How entity lists are coded (docs/PROTOCOL.md): range (predicted deltas, range-coded from the "
+           "arena's trained table), range-untrained, predicted (bit-packed) or plain (bit-packed "
+           "against the baseline value)")
+        ->check(CLI::IsMember({"range", "range-untrained", "predicted", "plain"}))
+        ->capture_default_str();
     app.add_option("--bots", o.bots, "Bots filling empty seats (one seat always stays free for a human)")
         ->check(CLI::Range(0, 64))
         ->capture_default_str();
@@ -107,10 +114,11 @@ int main(int argc, char** argv) {
     }
     apps::ServerApp& server = *created.value();
     log.kvf(rwd::LogLevel::info,
-            "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d bots=%d seed=%llu "
-            "encryption=%s",
-            server.port(), o.host.c_str(), o.max_players, o.tick_rate_hz, o.snapshot_rate_hz, o.bots,
-            static_cast<unsigned long long>(o.seed),
+            "event=listening port=%u host=%s max_players=%d tick_rate=%d snapshot_rate=%d snapshot_codec=%s "
+            "bots=%d "
+            "seed=%llu encryption=%s",
+            server.port(), o.host.c_str(), o.max_players, o.tick_rate_hz, o.snapshot_rate_hz,
+            o.snapshot_codec.c_str(), o.bots, static_cast<unsigned long long>(o.seed),
             server.encrypted() ? "chacha20poly1305"
                                : "off_development_mode(no_tokens:packets_are_plain_and_unauthenticated)");
     if (server.metrics_port() != 0)

@@ -48,6 +48,9 @@ rwd::Result<std::unique_ptr<ServerApp>> ServerApp::create(const ServerOptions& o
     cs::ServerConfig sc;
     sc.tick_rate_hz = o.tick_rate_hz;
     sc.snapshot_rate_hz = o.snapshot_rate_hz;
+    if (!set_snapshot_codec(sc.snapshots, o.snapshot_codec))
+        return rwd::Error{rwd::Errc::invalid_config,
+                          "--snapshot-codec must be range, range-untrained, predicted or plain"};
     sc.max_clients = o.max_players;
     sc.game_id = kArenaGameId;
     sc.seat_grace = Micros::from_seconds(o.seat_grace_s);

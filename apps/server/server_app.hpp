@@ -52,6 +52,8 @@ struct ServerOptions {
     int record_max_mb = 256;  ///< stop recording (keeping what was recorded) beyond this many MB
     std::string record_net;   ///< record the server's network session here (rewind-lab --replay-net)
     double seat_grace_s = 30.0;  ///< hold a lost client's seat this long for it to come back (0: free it)
+    /// How entity lists are coded (kSnapshotCodecs: range, range-untrained, predicted or plain).
+    std::string snapshot_codec = "range";
 };
 
 /// The server program: owns the transport, the session and the bots, and runs the real-time loop.
