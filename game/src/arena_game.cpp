@@ -50,7 +50,8 @@ void ArenaGame::step(State& s, std::span<const Input> inputs, const rwd::Rewound
     for (int i = 0; i < kMaxPlayers; ++i) {
         if (!scratch.fired_rifle[i]) continue;
         const bool use_rewound = rewound != nullptr && rewound->active[i];
-        sim::resolve_hitscan(s, i, use_rewound ? &rewound->targets[i] : nullptr, scratch);
+        const Input& in = static_cast<std::size_t>(i) < inputs.size() ? inputs[i] : neutral;
+        sim::resolve_hitscan(s, i, in, use_rewound ? &rewound->targets[i] : nullptr, scratch);
     }
     // 4. Projectiles in flight, then new ones (which start moving next tick).
     sim::update_projectiles(s, scratch);
@@ -100,6 +101,13 @@ Input sanitize_input(const Input& in, std::uint32_t& violations) {
         out.view_delay = kMaxViewDelay;
         ++violations;
     }
+    // The origin (flag and point) is one field: only a shot carries one.
+    const bool stray_origin = (out.buttons & kFire) == 0 && out.has_origin;
+    if (stray_origin || (!out.has_origin && (out.origin_x != 0 || out.origin_y != 0))) {
+        out.has_origin = false;
+        out.origin_x = out.origin_y = 0;
+        ++violations;
+    }
     return out;
 }
 
@@ -124,6 +132,19 @@ Hitbox ArenaGame::lerp_hitbox(const Hitbox& a, const Hitbox& b, std::uint32_t t_
 }
 
 bool ArenaGame::fires(const Input& in) { return (in.buttons & kFire) != 0; }
+
+void ArenaGame::stamp_shot(Input& in, const State& predicted, int slot) {
+    in.has_origin = false;
+    in.origin_x = in.origin_y = 0;
+    if (slot < 0 || slot >= kMaxPlayers) return;
+    const Player& p = predicted.players[static_cast<std::size_t>(slot)];
+    // Only a round that left this tick carries its origin (a shot sets the cooldown to exactly the
+    // interval): 33 bits a shot, not on every tick the trigger is held.
+    if (!p.alive() || p.fire_cooldown != kRifleInterval) return;
+    in.has_origin = true;
+    in.origin_x = static_cast<std::uint16_t>(p.x < 0 ? 0 : (p.x > 0xFFFF ? 0xFFFF : p.x));
+    in.origin_y = static_cast<std::uint16_t>(p.y < 0 ? 0 : (p.y > 0xFFFF ? 0xFFFF : p.y));
+}
 
 rwd::ViewTime ArenaGame::view_time(const Input& in, rwd::Tick input_tick) {
     return rwd::ViewTime{input_tick - static_cast<std::int32_t>(in.view_delay), in.view_fraction};

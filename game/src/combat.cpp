@@ -9,10 +9,23 @@
 
 namespace arena::sim {
 
-void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound,
+Point shot_origin(const Player& p, const Input& in) {
+    const Point own{p.x, p.y};
+    if (!in.has_origin) return own;
+    const Point claimed{in.origin_x, in.origin_y};
+    const std::int64_t dx = std::int64_t{claimed.x} - own.x;
+    const std::int64_t dy = std::int64_t{claimed.y} - own.y;
+    constexpr std::int64_t kMax = kMaxShotOffset;
+    if (dx * dx + dy * dy > kMax * kMax) return own;  // too far from the shooter: a lie or a lost client
+    if (!line_of_sight(own, claimed)) return own;     // never through a wall
+    return claimed;
+}
+
+void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hitbox, kMaxPlayers>* rewound,
                      TickScratch& scratch) {
     const Player& p = s.players[shooter];
-    Ray ray{p.x, p.y, cos_q14(p.aim), sin_q14(p.aim), kRifleRange};
+    const Point from = shot_origin(p, in);
+    Ray ray{from.x, from.y, cos_q14(p.aim), sin_q14(p.aim), kRifleRange};
     ray.length = ray_walls(ray);  // the shot stops at the first wall
     int hit = -1;
     std::int32_t best = 0;

@@ -6,6 +6,7 @@
 
 #include "arena/hitbox.hpp"
 #include "arena/input.hpp"
+#include "arena/map.hpp"
 #include "arena/state.hpp"
 
 namespace arena::sim {
@@ -32,9 +33,13 @@ void separate_players(State& s);
 void clamp_to_arena(std::int32_t& x, std::int32_t& y);
 
 // combat.cpp
-/// Resolves one rifle shot of `shooter`; `rewound` (or nullptr) holds the targets as the shooter saw them.
-void resolve_hitscan(State& s, int shooter, const std::array<Hitbox, kMaxPlayers>* rewound,
+/// Resolves one rifle shot of `shooter` fired with `in`; `rewound` (or nullptr) holds the targets as the
+/// shooter saw them. The shot leaves from in's origin when it has one within kMaxShotOffset of the shooter
+/// with no wall between (where the shooter's client predicted it stood), else from the shooter.
+void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hitbox, kMaxPlayers>* rewound,
                      TickScratch& scratch);
+/// Where a rifle shot of `p` fired with `in` leaves from (see resolve_hitscan).
+Point shot_origin(const Player& p, const Input& in);
 /// Damages a living target and logs the hit in State::hits (flags: HitFlag, kHitKilled added here);
 /// remembers the attacker whose hit took it to 0.
 void apply_damage(State& s, int target, int attacker, std::int16_t damage, std::uint8_t flags,

@@ -35,10 +35,10 @@ def primitive_cases():
 def message_cases():
     """(name, direction, delivery, bytes, expected fields) from the client-server golden bytes."""
     arena_in = {"move_x": 127, "move_y": -64, "buttons": 1, "aim": 0x4000, "view_delay": 6,
-                "view_fraction": 0x8000}
+                "view_fraction": 0x8000, "has_origin": False, "origin_x": 0, "origin_y": 0}
     secret = bytes(range(16))
     return [
-        ("input", "up", "unreliable", "2B 00 40 1F 00 00 88 FF 4F 00 00 19 00 80 BD 07 00 00 08 06 04 02 C8 00",
+        ("input", "up", "unreliable", "2B 00 40 1F 00 00 88 FF 4F 00 00 19 00 80 7A 0F 00 00 10 0C 08 04 90 01",
          {"sequence": 5, "newest_tick": 1000, "count": 1, "inputs": [arena_in], "ack_snapshot_tick": 990,
           "ping_time": 0x01020304, "interpolation_delay_ms": 100}),
         ("input (ping)", "up", "unreliable", "03 00 00 00 00 00 00 48 E8 01 00 00 00",

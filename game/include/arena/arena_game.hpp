@@ -72,6 +72,10 @@ struct ArenaGame {
     static Hitbox lerp_hitbox(const Hitbox& a, const Hitbox& b, std::uint32_t t_q16);
     /// True if the input pulls the rifle (hitscan) trigger.
     static bool fires(const Input& in);
+    /// Records in `in` where the player in `slot` stood when its rifle fired in the client's `predicted`
+    /// world (after the tick's step; nothing when no round left): step() fires from there when it lies within
+    /// kMaxShotOffset of the shooter, with no wall between.
+    static void stamp_shot(Input& in, const State& predicted, int slot);
     /// The view time stamped into an input sent for `input_tick`.
     static rwd::ViewTime view_time(const Input& in, rwd::Tick input_tick);
     /// Stamps the view time into an input for `input_tick` (delays beyond kMaxViewDelay are capped).

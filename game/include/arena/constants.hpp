@@ -81,5 +81,10 @@ static_assert(kRocketTtl < kProjectilesPerPlayer * kRocketCooldown,
 
 /// Interpolation delay a client may claim for lag compensation, in ticks (about 1 s).
 inline constexpr std::uint8_t kMaxViewDelay = 63;
+/// Farthest a rifle shot may leave from the shooter's own position when the round leaves (after the tick's
+/// movement), towards where its client predicted it stood (1 m, a player's diameter): a client pushed by
+/// players it could not predict still fires from where its screen showed it; a lying one gains at most this
+/// much, never through a wall. Beyond it the shot leaves from the shooter's own position.
+inline constexpr std::int32_t kMaxShotOffset = kUnitsPerMeter;
 
 }  // namespace arena

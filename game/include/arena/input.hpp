@@ -31,12 +31,16 @@ struct Input {
     std::uint8_t view_delay = 0;      ///< ticks between this input's tick and the older tick the player saw
     std::uint16_t aim = 0;            ///< aim angle, 65536 = full turn, 0 = +x
     std::uint16_t view_fraction = 0;  ///< how far the view was between view tick and the next, Q16
+    bool has_origin = false;          ///< a rifle shot's origin_x/y are set (only with kFire: stamp_shot)
+    std::uint16_t origin_x = 0;       ///< where the shooter's client predicted it stood before this tick, x
+    std::uint16_t origin_y = 0;       ///< ... and y (grid units)
     /// Field-wise equality.
     friend constexpr bool operator==(const Input&, const Input&) = default;
 };
 
-/// Reads, writes or measures an Input in 58 bits; lossless for every input sanitize() accepts unchanged.
-/// Writing an invalid input (axis -128, unknown buttons, view_delay > kMaxViewDelay) fails the stream.
+/// Reads, writes or measures an Input: 58 bits, one more with kFire (has_origin) and 32 more with an origin;
+/// lossless for every input sanitize() accepts unchanged. Writing an invalid input (axis -128, unknown
+/// buttons, view_delay > kMaxViewDelay, an origin without kFire) fails the stream.
 template <class Stream>
 bool serialize(Stream& s, Input& in) {
     using rwd::wire::serialize_bits;
@@ -50,17 +54,35 @@ bool serialize(Stream& s, Input& in) {
     ok = ok && serialize_int(s, in.view_delay, std::uint8_t{0}, kMaxViewDelay);
     std::uint32_t fraction = in.view_fraction;
     ok = ok && serialize_bits(s, fraction, 16);
+    // The origin travels with rifle shots only; anything else must not carry one.
+    bool has_origin = in.has_origin;
+    std::uint32_t ox = in.origin_x;
+    std::uint32_t oy = in.origin_y;
+    if ((buttons & kFire) != 0) {
+        ok = ok && rwd::wire::serialize_bool(s, has_origin);
+        if (has_origin) {
+            ok = ok && serialize_bits(s, ox, 16);
+            ok = ok && serialize_bits(s, oy, 16);
+        }
+    } else if constexpr (Stream::is_writing) {
+        ok = ok && !has_origin;
+    } else {
+        has_origin = false;
+    }
     if constexpr (Stream::is_reading) {
         if (!ok) return false;
         in.buttons = static_cast<std::uint8_t>(buttons);
         in.aim = static_cast<std::uint16_t>(aim);
         in.view_fraction = static_cast<std::uint16_t>(fraction);
+        in.has_origin = has_origin;
+        in.origin_x = has_origin ? static_cast<std::uint16_t>(ox) : std::uint16_t{0};
+        in.origin_y = has_origin ? static_cast<std::uint16_t>(oy) : std::uint16_t{0};
     }
     return ok;
 }
 
-/// Clamps axes to [-127, 127], strips unknown buttons and caps view_delay; adds one to `violations` for
-/// every field it had to change.
+/// Clamps axes to [-127, 127], strips unknown buttons, caps view_delay and drops an origin without kFire;
+/// adds one to `violations` for every field it had to change.
 Input sanitize_input(const Input& in, std::uint32_t& violations);
 
 }  // namespace arena

@@ -146,6 +146,18 @@ concept HasLagCompensation = ServerGame<G> && StepsRewound<G> && requires {
     G::set_view_time(in, tick, view);
 };
 
+/// Optional hook of a game with lag compensation: `static void stamp_shot(Input&, const State& predicted, int
+/// slot)`. The client calls it for every input that fires, with the world it predicted from that input (after
+/// the tick's step), before the input is kept and sent: the game may record in the input where the shooter
+/// stood, so that its step fires from there when the server's shooter is within a bound the game checks. A
+/// shooter whose own prediction was off (pushed by players it could not predict) then hits what its screen
+/// showed.
+template <class G>
+concept HasShotStamp = HasLagCompensation<G> &&
+    requires(typename G::Input& in, const typename G::State& s, int slot) {
+    G::stamp_shot(in, s, slot);
+};
+
 /// A client-server snapshot game (implies ServerGame): entities with stable ids, captured from and restored
 /// into a State (docs/GUIDE.md, "Replication").
 ///   using EntitySnapshot (trivially copyable, ==, on the wire grid); struct EntityRecord { uint32 id; snap;

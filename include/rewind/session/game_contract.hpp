@@ -99,6 +99,10 @@ consteval bool server_game() {
         "rewind: the game declares some lag-compensation hooks but not all six with their signatures: "
         "Hitbox, capture_hitboxes, lerp_hitbox, fires, view_time, set_view_time, and the step that "
         "takes RewoundTargets (docs/GUIDE.md, \"Lag compensation\")");
+    static_assert(
+        !requires { &G::stamp_shot; } || HasShotStamp<G>,
+        "rewind: stamp_shot needs lag compensation and the signature `static void stamp_shot(Input&, "
+        "const State& predicted, int slot)` (docs/GUIDE.md, \"Lag compensation\")");
     return ServerGame<G>;
 }
 

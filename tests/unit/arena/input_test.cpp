@@ -20,20 +20,24 @@ Input arbitrary_input() {
     in.view_delay = *rc::gen::arbitrary<std::uint8_t>();
     in.aim = *rc::gen::arbitrary<std::uint16_t>();
     in.view_fraction = *rc::gen::arbitrary<std::uint16_t>();
+    in.has_origin = *rc::gen::arbitrary<bool>();
+    in.origin_x = *rc::gen::arbitrary<std::uint16_t>();
+    in.origin_y = *rc::gen::arbitrary<std::uint16_t>();
     return in;
 }
 
 RC_GTEST_PROP(Input, SanitizedInputsRoundTripLosslessly, ()) {
     std::uint32_t violations = 0;
     Input in = ArenaGame::sanitize(arbitrary_input(), violations);
-    std::array<std::uint8_t, 16> buf{};
+    std::array<std::uint8_t, 16> buf{};  // 91 bits at most
     rwd::wire::WriteStream w(buf);
     RC_ASSERT(serialize(w, in));
     w.flush();
     rwd::wire::MeasureStream m;
     RC_ASSERT(serialize(m, in));
     RC_ASSERT(m.bits_used() == w.bits_used());
-    RC_ASSERT(w.bits_used() == 58u);
+    const bool fire = (in.buttons & kFire) != 0;
+    RC_ASSERT(w.bits_used() == 58u + (fire ? 1u : 0u) + (in.has_origin ? 32u : 0u));
     rwd::wire::ReadStream r(w.data());
     Input out;
     out.aim = 999;  // reading must overwrite everything
@@ -54,6 +58,8 @@ RC_GTEST_PROP(Input, SanitizeIsIdempotentAndCountsChanges, ()) {
     RC_ASSERT(once.move_y >= -kAxisMax);
     RC_ASSERT((once.buttons & ~kAllButtons) == 0);
     RC_ASSERT(once.view_delay <= kMaxViewDelay);
+    RC_ASSERT(!once.has_origin || (once.buttons & kFire) != 0);
+    RC_ASSERT(once.has_origin || (once.origin_x == 0 && once.origin_y == 0));
     RC_ASSERT(once.aim == raw.aim);
 }
 
@@ -107,6 +113,36 @@ TEST(Input, NeutralInputIsTheDefault) {
     EXPECT_EQ(in.move_x, 0);
     EXPECT_EQ(in.buttons, 0);
     EXPECT_FALSE(ArenaGame::fires(in));
+}
+
+TEST(Input, AnOriginTravelsOnlyWithFire) {
+    Input shot;
+    shot.buttons = kFire;
+    shot.has_origin = true;
+    shot.origin_x = 12345;
+    shot.origin_y = 54321;
+    std::array<std::uint8_t, 16> buf{};
+    rwd::wire::WriteStream w(buf);
+    ASSERT_TRUE(serialize(w, shot));
+    EXPECT_EQ(w.bits_used(), 91u);
+    w.flush();
+    rwd::wire::ReadStream r(w.data());
+    Input back;
+    ASSERT_TRUE(serialize(r, back));
+    EXPECT_EQ(back, shot);
+
+    // Without fire an origin is invalid: writing it fails, the sanitizer drops it and counts it.
+    Input stray = shot;
+    stray.buttons = kDash;
+    std::array<std::uint8_t, 16> buf2{};
+    rwd::wire::WriteStream w2(buf2);
+    EXPECT_FALSE(serialize(w2, stray) && w2.ok());
+    std::uint32_t violations = 0;
+    const Input clean = ArenaGame::sanitize(stray, violations);
+    EXPECT_FALSE(clean.has_origin);
+    EXPECT_EQ(clean.origin_x, 0);
+    EXPECT_EQ(clean.origin_y, 0);
+    EXPECT_EQ(violations, 1u);
 }
 
 }  // namespace

@@ -126,6 +126,13 @@ bool Client<G>::predict_tick(Tick t, EncodedInput& out) {
         first_input_tick_ = t;
     }
     predict_one(state_, t);
+    if constexpr (HasShotStamp<G>) {
+        // Where the shot left from on this screen: what the server fires from when its shooter is close.
+        if (G::fires(in)) {
+            G::stamp_shot(in, state_, core_.slot());
+            if (Input* kept = inputs_.find(t)) *kept = in;
+        }
+    }
     predicted_state_changed();
     return encode_input(in, out);  // the one place the local Input becomes bits for the core
 }
