@@ -139,12 +139,18 @@ void Match::take_events(Seat& s, int index) {
 }
 
 namespace {
-/// The player in `slot` after `ticks` ticks of `world` with `input` for it and neutral input for everyone
-/// else.
-arena::Player ticks_alone(arena::State world, int slot, const arena::Input& input, int ticks) {
+/// The player in `slot` after `ticks` ticks of `world` with `input` for it and, for everyone else, what the
+/// client's prediction gives them: the arena's remote_input() guess when `remote_guess`, else neutral input.
+arena::Player ticks_alone(arena::State world, int slot, const arena::Input& input, int ticks,
+                          bool remote_guess) {
     std::array<arena::Input, arena::kMaxPlayers> in{};
-    in[static_cast<std::size_t>(slot)] = input;
-    for (int i = 0; i < ticks; ++i) arena::ArenaGame::step(world, in, nullptr);
+    for (int i = 0; i < ticks; ++i) {
+        for (int p = 0; p < arena::kMaxPlayers; ++p)
+            in[static_cast<std::size_t>(p)] =
+                remote_guess ? arena::ArenaGame::remote_input(world, p) : arena::Input{};
+        in[static_cast<std::size_t>(slot)] = input;
+        arena::ArenaGame::step(world, in, nullptr);
+    }
     return world.players[static_cast<std::size_t>(slot)];
 }
 }  // namespace
@@ -213,7 +219,8 @@ void Match::client_frame(Seat& s, int index, Micros now) {
             if (s.has_drawn && own.alive() && c.stats().hard_resyncs == resyncs_before) {
                 double mx = own.x - s.pred_x, my = own.y - s.pred_y;
                 if (c.stats().reconciliations != reconciled0) {
-                    const arena::Player moved = ticks_alone(s.before_update, s.slot, s.input, ran);
+                    const arena::Player moved =
+                        ticks_alone(s.before_update, s.slot, s.input, ran, cfg_.predict_remote_inputs);
                     mx = moved.x - s.pred_x, my = moved.y - s.pred_y;
                 }
                 const double ddx = static_cast<double>(e.snap.x - s.drawn_x) - mx;

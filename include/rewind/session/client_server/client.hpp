@@ -103,6 +103,12 @@ public:
         // The correction offset decays with time, before this frame's corrections.
         smoother_.advance(core_.time_since_update(now));
         core_.update(now);
+        // A snapshot that arrived in this update is reconciled to after its ticks ran on the prediction as it
+        // was: the smoothing then hides the whole correction, this frame's motion included.
+        if (reconcile_due_) {
+            reconcile_due_ = false;
+            reconcile(latest_, now);
+        }
     }
     /// The local player's input for the coming ticks (it stays until changed).
     void set_input(const Input& input) {
@@ -197,6 +203,7 @@ private:
     void forget_snapshots() override {
         receiver_.reset();
         has_reconciled_ = false;  // a new connection: its ticks say nothing of the last one's
+        reconcile_due_ = false;
     }
 
     void reconcile(const Snapshot& snap, Micros now);
@@ -223,6 +230,7 @@ private:
     bool has_first_input_ = false;
     Tick first_input_tick_{};
     bool has_reconciled_ = false;  // last_reconciled_tick_ is valid
+    bool reconcile_due_ = false;   // latest_ is to be reconciled to at the end of this update
     Tick last_reconciled_tick_{};  // server tick of the newest snapshot reconciled to
     Input input_{};
     State state_{};  // predicted world at tick() - 1 (after the last predicted tick)

@@ -255,6 +255,46 @@ TEST(CsSync, SmallCorrectionsAreSmoothedLargeOnesSnap) {
     EXPECT_GT(c.stats().max_error_m, 4.9);
 }
 
+TEST(CsSync, ACorrectionIsHiddenWithTheTicksOfItsFrame) {
+    // The server moves the player against the bound: from then on the corrected prediction stands still
+    // there. In the frame that brings the correction, the drawn player must go on exactly as the old
+    // prediction went (its ticks run before the reconciliation), the smoothing hiding the rest; reconciled
+    // first, it would stop dead for that frame.
+    const std::uint64_t seed = 25;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    Match<> m(seed, link(50, 0));
+    m.connect_client();
+    ASSERT_TRUE(m.run_until_playing());
+    auto& c = m.client(0);
+    const auto slot = static_cast<std::size_t>(c.slot());
+    c.set_input(move(ToyGame::kAxisMax, 0));  // kSpeed units a tick to the right
+    m.server->state().players[slot].x = ToyGame::kBound - 5000;
+    const Micros tick{16'667};
+    m.run(Micros{1'000'000}, {}, tick);  // settled after that jump, a few ticks from the bound
+    ASSERT_LT(m.server->state().players[slot].x, ToyGame::kBound - 600);
+    while (m.server->state().players[slot].x < ToyGame::kBound - 600) m.run(tick, {}, tick);
+    m.server->state().players[slot].x += 500;  // now at most 100 units from the bound
+
+    bool checked = false;
+    for (int frame = 0; frame < 60 && !checked; ++frame) {
+        const auto drawn_before = c.smoothed_own_entity();
+        const auto corrections = c.stats().corrections;
+        const rwd::Tick ticks_before = c.tick();
+        m.run(tick, {}, tick);
+        const int ran = c.tick() - ticks_before;
+        if (c.stats().corrections == corrections) continue;
+        ASSERT_EQ(c.stats().snaps, 1u);  // the first jump only
+        ASSERT_GT(ran, 0) << "no tick in the correction's frame: the test shows nothing";
+        const auto drawn_after = c.smoothed_own_entity();
+        ASSERT_TRUE(drawn_before && drawn_after);
+        EXPECT_EQ(drawn_after->x - drawn_before->x, ran * ToyGame::kSpeed);
+        EXPECT_GT(c.own_entity()->x - drawn_after->x, 0)
+            << "the corrected prediction is ahead of the drawn player";
+        checked = true;
+    }
+    EXPECT_TRUE(checked);
+}
+
 TEST(CsSync, ConfigsValidate) {
     EXPECT_TRUE(cs::ServerConfig{}.validate().ok());
     EXPECT_TRUE(cs::ClientConfig{}.validate().ok());

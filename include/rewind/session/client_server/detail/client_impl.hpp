@@ -80,13 +80,14 @@ void Client<G>::accept_snapshot(const SnapshotHeader& head, bool reconcile_now, 
     }
     has_reconciled_ = true;
     last_reconciled_tick_ = latest_.server_tick;
-    reconcile(latest_, now);
+    reconcile_due_ = true;  // at the end of update(), after this update's ticks
 }
 
 template <class G>
 void Client<G>::restart_prediction(bool was_playing) {
     // The clock jumped: the prediction restarts from the newest snapshot at the new tick.
     const auto predicted_before = was_playing ? own_entity() : std::nullopt;
+    reconcile_due_ = false;  // rebuilt from the newest snapshot here
     inputs_.reset();
     if (states_) states_->reset();
     G::restore(state_, std::span<const EntityRecord>(latest_.entities));
