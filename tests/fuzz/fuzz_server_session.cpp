@@ -1,18 +1,21 @@
-/// libFuzzer target: a Server<arena::ArenaGame> on SimNetwork driven by fuzzed op sequences from fake
-/// clients.
+/// libFuzzer target: a Server<arena::ArenaGame> on a loopback transport driven by fuzzed op sequences from
+/// fake clients.
 ///
-/// The input is a program: each op picks a fake client (a raw SimNetwork endpoint, or one real Client) and
+/// The input is a program: each op picks a fake client (a raw transport endpoint, or one real Client) and
 /// does one thing: connect, hello, inputs with any tick/axes/buttons/view time, floods, chat, goodbye,
-/// transport disconnect, garbage, mutated real messages, raw datagrams injected on the link, time steps and
-/// jumps, kicks. After every op the server's invariants are checked; a violation aborts (libFuzzer reports it
-/// as a crash).
+/// transport disconnect, garbage, mutated real messages, the link figures the server's transport reports,
+/// time steps and jumps, kicks. After every op the server's invariants are checked; a violation aborts
+/// (libFuzzer reports it as a crash). The wire is a loopback (loopback_transport.hpp): the server's code
+/// path is the same on any Transport, and the transport's own decoders have their targets (fuzz_sim_datagram,
+/// fuzz_websocket_server), so an execution spends its time in the server, not in simulating a network.
 #include <arena/arena_game.hpp>
 
 #include <rewind/session/client_server/client.hpp>
 #include <rewind/session/client_server/server.hpp>
-#include <rewind/transport/sim_network.hpp>
 
 #include <fuzzer/FuzzedDataProvider.h>
+
+#include "loopback_transport.hpp"
 
 #include <algorithm>
 #include <array>
@@ -31,13 +34,14 @@ using rwd::Micros;
 using rwd::Tick;
 namespace cs = rwd::client_server;
 namespace tp = rwd::transport;
+namespace lb = fuzzing::loopback;
 
 constexpr int kFakes = 6;  // more than the seats offered, so "server full" is reachable
 constexpr int kSeats = 4;
 constexpr int kMaxOps = 256;
-// Bounds one execution's work: virtual time is what costs (every update interval the network, the server and
-// the real client update; a tick simulates the arena and codes snapshots), so the timeouts are short enough
-// that everything, timeouts included, happens within it. The interval is the input's: 4, 8, 12 or 16 ms, the
+// Bounds one execution's work: virtual time is what costs (every update interval the server and the real
+// client update; a tick simulates the arena and codes snapshots), so the timeouts are short enough that
+// everything, timeouts included, happens within it. The interval is the input's: 4, 8, 12 or 16 ms, the
 // frame times of apps from 250 down to 60 frames a second.
 constexpr Micros kMaxVirtual{2'500'000};
 constexpr Micros kClientTimeout{600'000};
@@ -52,7 +56,7 @@ constexpr Micros kSeatGrace{900'000};  // a lost link's seat is held, and freed,
 
 struct Fake {
     tp::Address addr;
-    tp::Transport* ep = nullptr;
+    lb::Endpoint* ep = nullptr;
     tp::PeerId peer = tp::kInvalidPeer;  // its id for the server, once connecting
     std::uint16_t sequence = 0;
     bool seated = false;  // an accept came: slot and secret are its claim to come back with
@@ -62,19 +66,18 @@ struct Fake {
 class Driver {
 public:
     explicit Driver(FuzzedDataProvider& in) : in_(in) {
-        tp::SimNetworkConfig nc;
-        nc.seed = in_.ConsumeIntegral<std::uint16_t>();
-        if (in_.ConsumeBool()) {  // an impaired network in some runs: reordering and duplicates reach the
-                                  // server
-            nc.default_link.latency = Micros{20'000};
-            nc.default_link.jitter = Micros{10'000};
-            nc.default_link.loss = 0.1;
-            nc.default_link.duplicate = 0.1;
-            nc.default_link.reorder = 0.1;
+        const auto seed = in_.ConsumeIntegral<std::uint16_t>();
+        lb::LinkModel link;
+        if (in_.ConsumeBool()) {  // an impaired network in some runs: losses, reordering and duplicates reach
+                                  // the server, whose transport reports a round trip with jitter and loss
+            link.loss = link.duplicate = link.reorder = 10;
+            link.reported.rtt = Micros{40'000};
+            link.reported.jitter = Micros{10'000};
+            link.reported.loss = 0.1;
         }
         frame_ = Micros{4'000 * in_.ConsumeIntegralInRange<std::int64_t>(1, 4)};
-        net_ = std::make_unique<tp::SimNetwork>(nc);
-        server_ep_ = net_->listen(server_addr_, 16).value();
+        net_ = std::make_unique<lb::Net>(seed, link);
+        server_ep_ = &net_->listen(server_addr_, 16);
         cs::ServerConfig sc;
         sc.max_clients = kSeats;
         sc.client_timeout = kClientTimeout;
@@ -85,13 +88,13 @@ public:
         sc.input_buffer_cap = in_.ConsumeIntegralInRange(sc.input_buffer_tuning.max_ticks + 4, 32);
         sc.snapshots.range_coded = in_.ConsumeBool();  // both entity codecs (the bit-packed one is cheaper)
         if (!sc.validate().ok()) fail("config");
-        server_ = std::make_unique<cs::Server<ArenaGame>>(*server_ep_, sc, arena::new_match(nc.seed));
+        server_ = std::make_unique<cs::Server<ArenaGame>>(*server_ep_, sc, arena::new_match(seed));
         for (int i = 0; i < kFakes; ++i) {
             Fake& f = fakes_[static_cast<std::size_t>(i)];
             f.addr = tp::Address{"fake" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};
-            f.ep = net_->create_endpoint(f.addr).value();
+            f.ep = &net_->create_endpoint(f.addr);
         }
-        real_ep_ = net_->create_endpoint(real_addr_).value();
+        real_ep_ = &net_->create_endpoint(real_addr_);
         real_ = std::make_unique<cs::Client<ArenaGame>>(*real_ep_, cs::ClientConfig{});
     }
 
@@ -224,7 +227,6 @@ private:
         const Micros end = now_ + by;
         while (now_ < end) {
             now_ = std::min(end, now_ + frame_);
-            net_->advance_to(now_);
             server_->update(now_);
             real_->update(now_);
             drain();
@@ -234,6 +236,7 @@ private:
     void drain() {
         tp::TransportEvent ev;
         for (Fake& f : fakes_) {
+            f.ep->update(now_);
             while (f.ep->poll(ev)) {
                 if (ev.type == tp::TransportEvent::Type::disconnected && ev.peer == f.peer)
                     f.peer = tp::kInvalidPeer;
@@ -293,11 +296,12 @@ private:
                     f.peer = tp::kInvalidPeer;
                 }
                 break;
-            case 9:  // a raw datagram on the link, as if from this fake (SimNetwork header, or anything)
-                net_->inject(now_, f.addr, server_addr_,
-                             in_.ConsumeBytes<std::uint8_t>(in_.ConsumeIntegralInRange(0, 128)));
-                ++messages_;
+            case 9: {  // what the server's transport measures of this fake's link (acks it delays move it)
+                const Micros rtt{in_.ConsumeIntegralInRange<std::int64_t>(0, 2'000'000)};
+                const Micros jitter{in_.ConsumeIntegralInRange<std::int64_t>(0, 1'000'000)};
+                server_ep_->set_link(f.addr, rtt, jitter, in_.ConsumeProbability<double>());
                 break;
+            }
             case 10:
                 advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, kMaxJump.count)});
                 break;
@@ -311,7 +315,7 @@ private:
                     real_.reset();
                     net_->close_endpoint(real_addr_);
                     real_addr_.port = static_cast<std::uint16_t>(real_addr_.port + 1);
-                    real_ep_ = net_->create_endpoint(real_addr_).value();
+                    real_ep_ = &net_->create_endpoint(real_addr_);
                     real_ = std::make_unique<cs::Client<ArenaGame>>(*real_ep_, cs::ClientConfig{});
                     (void)real_->connect(server_addr_, now_);
                 } else {
@@ -379,11 +383,11 @@ private:
     }
 
     FuzzedDataProvider& in_;
-    std::unique_ptr<tp::SimNetwork> net_;
+    std::unique_ptr<lb::Net> net_;
     tp::Address server_addr_{"server", 1};
     tp::Address real_addr_{"real", 200};
-    tp::Transport* server_ep_ = nullptr;
-    tp::Transport* real_ep_ = nullptr;
+    lb::Endpoint* server_ep_ = nullptr;
+    lb::Endpoint* real_ep_ = nullptr;
     std::unique_ptr<cs::Server<ArenaGame>> server_;
     std::unique_ptr<cs::Client<ArenaGame>> real_;
     std::array<Fake, kFakes> fakes_{};
