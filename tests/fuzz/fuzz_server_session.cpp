@@ -4,7 +4,7 @@
 /// The input is a program: each op picks a fake client (a raw transport endpoint, or one real Client) and
 /// does one thing: connect, hello, inputs with any tick/axes/buttons/view time, floods, chat, goodbye,
 /// transport disconnect, garbage, mutated real messages, the link figures the server's transport reports,
-/// time steps and jumps, kicks. After every op the server's invariants are checked; a violation aborts
+/// time steps and stalls, kicks. After every op the server's invariants are checked; a violation aborts
 /// (libFuzzer reports it as a crash). The wire is a loopback (loopback_transport.hpp): the server's code
 /// path is the same on any Transport, and the transport's own decoders have their targets (fuzz_sim_datagram,
 /// fuzz_websocket_server), so an execution spends its time in the server, not in simulating a network.
@@ -46,7 +46,7 @@ constexpr int kMaxOps = 256;
 constexpr Micros kMaxVirtual{2'500'000};
 constexpr Micros kClientTimeout{600'000};
 constexpr Micros kHelloTimeout{300'000};
-constexpr Micros kMaxJump{800'000};    // a time jump: past both timeouts
+constexpr Micros kMaxStall{800'000};   // a stall: past both timeouts
 constexpr Micros kSeatGrace{900'000};  // a lost link's seat is held, and freed, within one execution
 
 [[noreturn]] void fail(const char* what) {
@@ -227,15 +227,23 @@ private:
         return m;
     }
 
+    /// Time passing as the apps see it: an update every frame.
     void advance(Micros by) {
-        server_called_ = true;
         const Micros end = now_ + by;
-        while (now_ < end) {
-            now_ = std::min(end, now_ + frame_);
-            server_->update(now_);
-            real_->update(now_);
-            drain();
-        }
+        while (now_ < end) update(std::min(end, now_ + frame_));
+    }
+
+    /// A stall (a paused or descheduled host): nothing runs for `by`, then one update, in which the server
+    /// and the real client catch up a few ticks and drop the rest, and every timeout is due at once. It
+    /// passes the timeouts for a handful of ticks; steady time to them is many advances.
+    void stall(Micros by) { update(now_ + by); }
+
+    void update(Micros now) {
+        server_called_ = true;
+        now_ = now;
+        server_->update(now_);
+        real_->update(now_);
+        drain();
     }
 
     void drain() {
@@ -308,7 +316,7 @@ private:
                 break;
             }
             case 10:
-                advance(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, kMaxJump.count)});
+                stall(Micros{in_.ConsumeIntegralInRange<std::int64_t>(4'000, kMaxStall.count)});
                 break;
             case 11:
                 server_called_ = true;
