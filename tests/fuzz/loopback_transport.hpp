@@ -22,7 +22,7 @@ namespace tp = rwd::transport;
 struct LinkModel {
     std::uint32_t loss = 0;
     std::uint32_t duplicate = 0;
-    std::uint32_t reorder = 0;  ///< swapped with the message queued before it (the same peer's)
+    std::uint32_t reorder = 0;  ///< passes the message of the same peer queued before it
     tp::PeerStats reported{};   ///< round trip, jitter and loss as a transport would measure them
 };
 
@@ -249,12 +249,11 @@ inline void Endpoint::arrive_message(tp::PeerId from, tp::Delivery delivery,
         e.data.assign(data.begin(), data.end());
         arriving_.push_back(std::move(e));
     }
-    // Overtaking: only another unreliable message of the same peer (never its connect, its disconnect or a
-    // reliable one, which the transport keeps in order).
+    // Overtaking: an unreliable message passes the peer's message queued before it, unreliable or reliable
+    // (as one that a retransmission delays), never its connect or disconnect; reliable ones keep their order.
     if (unreliable && arriving_.size() >= 2 && net_.draw(im.reorder)) {
         tp::TransportEvent& before = arriving_[arriving_.size() - 2];
-        if (before.type == tp::TransportEvent::Type::message && before.peer == from &&
-            before.delivery == tp::Delivery::unreliable)
+        if (before.type == tp::TransportEvent::Type::message && before.peer == from)
             std::swap(before, arriving_.back());
     }
 }
