@@ -39,10 +39,10 @@ namespace lb = fuzzing::loopback;
 constexpr int kFakes = 6;  // more than the seats offered, so "server full" is reachable
 constexpr int kSeats = 4;
 constexpr int kMaxOps = 256;
-// Bounds one execution's work: virtual time is what costs (every update interval the server and the real
-// client update; a tick simulates the arena and codes snapshots), so the timeouts are short enough that
-// everything, timeouts included, happens within it. The interval is the input's: 4, 8, 12 or 16 ms, the
-// frame times of apps from 250 down to 60 frames a second.
+// Bounds one execution's work: steady virtual time is what costs (every update interval the server and the
+// real client update; a tick simulates the arena and codes snapshots; a stall passes time for a few ticks),
+// so the timeouts are short enough that everything, timeouts included, happens within it. The interval is the
+// input's: 4, 8, 12 or 16 ms, the frame times of apps from 250 down to 60 frames a second.
 constexpr Micros kMaxVirtual{2'500'000};
 constexpr Micros kClientTimeout{600'000};
 constexpr Micros kHelloTimeout{300'000};
