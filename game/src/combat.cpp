@@ -9,6 +9,9 @@
 
 namespace arena::sim {
 
+namespace {
+
+// Where a rifle shot of `p` fired with `in` leaves from (see resolve_hitscan).
 Point shot_origin(const Player& p, const Input& in) {
     const Point own{p.x, p.y};
     if (!in.has_origin) return own;
@@ -20,6 +23,8 @@ Point shot_origin(const Player& p, const Input& in) {
     if (!line_of_sight(own, claimed)) return own;     // never through a wall
     return claimed;
 }
+
+}  // namespace
 
 void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hitbox, kMaxPlayers>* rewound,
                      TickScratch& scratch) {

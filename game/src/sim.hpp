@@ -6,7 +6,6 @@
 
 #include "arena/hitbox.hpp"
 #include "arena/input.hpp"
-#include "arena/map.hpp"
 #include "arena/state.hpp"
 
 namespace arena::sim {
@@ -38,8 +37,6 @@ void clamp_to_arena(std::int32_t& x, std::int32_t& y);
 /// with no wall between (where the shooter's client predicted it stood), else from the shooter.
 void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hitbox, kMaxPlayers>* rewound,
                      TickScratch& scratch);
-/// Where a rifle shot of `p` fired with `in` leaves from (see resolve_hitscan).
-Point shot_origin(const Player& p, const Input& in);
 /// Damages a living target and logs the hit in State::hits (flags: HitFlag, kHitKilled added here);
 /// remembers the attacker whose hit took it to 0.
 void apply_damage(State& s, int target, int attacker, std::int16_t damage, std::uint8_t flags,
