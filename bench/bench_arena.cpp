@@ -63,6 +63,7 @@ void BM_StepAllFiringRewound(benchmark::State& bs) {
     for (int s = 0; s < arena::kMaxPlayers; ++s) {
         rewound->active[s] = true;
         rewound->targets[s] = boxes;
+        rewound->seen[s].fill(true);  // as HitboxHistory::fill leaves it: every target tested
     }
     for (Inputs& in : f.inputs) {
         for (arena::Input& i : in) i.buttons |= arena::kFire | arena::kAltFire;

@@ -51,7 +51,9 @@ void ArenaGame::step(State& s, std::span<const Input> inputs, const rwd::Rewound
         if (!scratch.fired_rifle[i]) continue;
         const bool use_rewound = rewound != nullptr && rewound->active[i];
         const Input& in = static_cast<std::size_t>(i) < inputs.size() ? inputs[i] : neutral;
-        sim::resolve_hitscan(s, i, in, use_rewound ? &rewound->targets[i] : nullptr, scratch);
+        const sim::ShotView view{use_rewound ? &rewound->targets[i] : nullptr,
+                                 use_rewound ? &rewound->seen[i] : nullptr};
+        sim::resolve_hitscan(s, i, in, use_rewound ? &view : nullptr, scratch);
     }
     // 4. Projectiles in flight, then new ones (which start moving next tick).
     sim::update_projectiles(s, scratch);

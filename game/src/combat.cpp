@@ -26,8 +26,7 @@ Point shot_origin(const Player& p, const Input& in) {
 
 }  // namespace
 
-void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hitbox, kMaxPlayers>* rewound,
-                     TickScratch& scratch) {
+void resolve_hitscan(State& s, int shooter, const Input& in, const ShotView* rewound, TickScratch& scratch) {
     const Player& p = s.players[shooter];
     const Point from = shot_origin(p, in);
     Ray ray{from.x, from.y, cos_q14(p.aim), sin_q14(p.aim), kRifleRange};
@@ -40,8 +39,9 @@ void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hi
         std::int32_t ty = s.players[t].y;
         std::int32_t tr = kPlayerRadius;
         if (rewound != nullptr) {
-            // Lag compensation: test the target where the shooter saw it.
-            const Hitbox& hb = (*rewound)[t];
+            // Lag compensation: test the target where the shooter saw it, if it saw it at all.
+            if (rewound->seen != nullptr && !(*rewound->seen)[static_cast<std::size_t>(t)]) continue;
+            const Hitbox& hb = (*rewound->targets)[static_cast<std::size_t>(t)];
             if (!hb.alive) continue;
             tx = hb.x;
             ty = hb.y;

@@ -32,11 +32,17 @@ void separate_players(State& s);
 void clamp_to_arena(std::int32_t& x, std::int32_t& y);
 
 // combat.cpp
-/// Resolves one rifle shot of `shooter` fired with `in`; `rewound` (or nullptr) holds the targets as the
-/// shooter saw them. The shot leaves from in's origin when it has one within kMaxShotOffset of the shooter
-/// with no wall between (where the shooter's client predicted it stood), else from the shooter.
-void resolve_hitscan(State& s, int shooter, const Input& in, const std::array<Hitbox, kMaxPlayers>* rewound,
-                     TickScratch& scratch);
+/// The targets of one lag-compensated shot: every player's hitbox as the shooter saw it, and whether the
+/// shooter's screen showed that player at all (rwd::RewoundTargets::seen).
+struct ShotView {
+    const std::array<Hitbox, kMaxPlayers>* targets = nullptr;
+    const std::array<bool, kMaxPlayers>* seen = nullptr;
+};
+/// Resolves one rifle shot of `shooter` fired with `in`; `rewound` (or nullptr: the present) holds the
+/// targets as the shooter saw them, and a player it did not see neither takes nor blocks the shot. The shot
+/// leaves from in's origin when it has one within kMaxShotOffset of the shooter with no wall between (where
+/// the shooter's client predicted it stood), else from the shooter.
+void resolve_hitscan(State& s, int shooter, const Input& in, const ShotView* rewound, TickScratch& scratch);
 /// Damages a living target and logs the hit in State::hits (flags: HitFlag, kHitKilled added here);
 /// remembers the attacker whose hit took it to 0.
 void apply_damage(State& s, int target, int attacker, std::int16_t damage, std::uint8_t flags,

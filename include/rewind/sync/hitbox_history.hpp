@@ -60,7 +60,7 @@ struct HitboxHistoryStats {
 /// view time (untrusted: it comes in its input) goes through clamp() - never after the newest record or now,
 /// never further back than max_rewind (or the shooter's own RewindLimit) or the history - and fill() writes
 /// every target's hitbox at that time, interpolated between the two bracketing records with G::lerp_hitbox,
-/// into RewoundTargets for G::step().
+/// into RewoundTargets for G::step() (every target seen).
 template <class G, int N = 64>
 requires HitboxSource<G>
 class HitboxHistory {
@@ -103,9 +103,9 @@ public:
                         stats_.clamped_latency);
     }
 
-    /// Fills out.targets[shooter][*] with every slot's hitbox at `view` (which must come from clamp()) and
-    /// sets out.active[shooter]. Returns false, leaving the shooter inactive, if `shooter` is not a slot or
-    /// no record exists for view.from.
+    /// Fills out.targets[shooter][*] with every slot's hitbox at `view` (which must come from clamp()), marks
+    /// every target seen and sets out.active[shooter]. Returns false, leaving the shooter inactive, if
+    /// `shooter` is not a slot or no record exists for view.from.
     bool fill(RewoundTargets<G>& out, int shooter, ViewTime view) {
         if (shooter < 0 || shooter >= kSlots) {
             ++stats_.fill_misses;
@@ -121,6 +121,7 @@ public:
         const Record* b = view.fraction_q16 != 0 ? find(view.from + 1) : nullptr;
         for (std::size_t t = 0; t < static_cast<std::size_t>(kSlots); ++t)
             out.targets[s][t] = b ? G::lerp_hitbox(a->boxes[t], b->boxes[t], view.fraction_q16) : a->boxes[t];
+        out.seen[s].fill(true);
         out.active[s] = true;
         ++stats_.fills;
         return true;

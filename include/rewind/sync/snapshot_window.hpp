@@ -100,6 +100,17 @@ public:
         return best;
     }
 
+    /// The stored snapshot with the earliest tick after `tick` (wrap-aware), or nullptr if none is in the
+    /// window. A client drawing its world at a time between `tick` and `tick + 1` shows this snapshot's
+    /// entities (the later of the two it interpolates between), so this is what it held at that time.
+    [[nodiscard]] const Entry* first_after(Tick tick) const {
+        const Entry* best = nullptr;
+        for (const Entry& e : entries_)
+            if (e.valid && e.tick > tick && in_window(e.sequence) && (!best || e.tick < best->tick))
+                best = &e;
+        return best;
+    }
+
     /// Records the peer's acknowledgement of the snapshot for `tick` (untrusted: any value). Only a tick
     /// newer than the one already acknowledged and not newer than the newest stored snapshot moves the
     /// baseline (wrap-aware), so a bogus future tick cannot pin it; before any snapshot is stored there is

@@ -28,6 +28,7 @@ std::unique_ptr<Rewound> rewound_onto_line(const State& s, bool active) {
     ArenaGame::capture_hitboxes(s, now);
     r->targets[0] = now;
     r->targets[0][1].y = meters(40);  // where the shooter saw the target 100 ms ago
+    r->seen[0].fill(true);            // as HitboxHistory::fill leaves it
     r->active[0] = active;
     return r;
 }
@@ -79,6 +80,30 @@ TEST(LagCompensation, DeadInTheRewoundViewOrNowIsNotHit) {
     step(dead, only(0, trigger()), r2.get());
     EXPECT_EQ(dead.players[1].deaths, deaths);
     EXPECT_EQ(dead.players[0].score, 0);
+}
+
+TEST(LagCompensation, APlayerTheShooterDidNotSeeNeitherTakesNorBlocksTheShot) {
+    // Player 2 stood on the line of fire, between the shooter and its target, where the shooter's screen
+    // did not show it (the server had not sent it): the round passes it and hits the target.
+    State s = staged({{0, Point{meters(20), meters(40)}},
+                      {1, Point{meters(30), meters(43)}},
+                      {2, Point{meters(25), meters(43)}}});
+    auto r = rewound_onto_line(s, true);
+    r->targets[0][2].y = meters(40);
+    State blocked = s;
+    step(blocked, only(0, trigger()), r.get());
+    EXPECT_EQ(blocked.players[2].hp, kMaxHp - kRifleDamage);  // seen: it takes the round
+    EXPECT_EQ(blocked.players[1].hp, kMaxHp);
+    r->seen[0][2] = false;
+    step(s, only(0, trigger()), r.get());
+    EXPECT_EQ(s.players[2].hp, kMaxHp);
+    EXPECT_EQ(s.players[1].hp, kMaxHp - kRifleDamage);
+    // A target the shooter did not see is not hit either.
+    State alone = setup();
+    auto r2 = rewound_onto_line(alone, true);
+    r2->seen[0][1] = false;
+    step(alone, only(0, trigger()), r2.get());
+    EXPECT_EQ(alone.players[1].hp, kMaxHp);
 }
 
 TEST(LagCompensation, WallsStillBlockRewoundShots) {

@@ -124,6 +124,8 @@ TEST(HitboxHistory, FillInterpolatesBetweenTheBracketingRecords) {
         EXPECT_EQ(box.x, 900 + t + 2) << "target " << t;  // 10 * 90.25 + t
         EXPECT_EQ(box.y, t * 100);
         EXPECT_TRUE(box.alive);
+        EXPECT_TRUE(rt.seen[1][static_cast<std::size_t>(t)]) << "target " << t;   // until a session says not
+        EXPECT_FALSE(rt.seen[0][static_cast<std::size_t>(t)]) << "target " << t;  // shooter 0 not filled yet
     }
     // Exactly on a tick: that record, no interpolation.
     ASSERT_TRUE(h.fill(rt, 0, ViewTime{Tick{95}, 0}));

@@ -26,6 +26,18 @@ TEST(SnapshotWindow, StoresAndFindsBySequenceAndTick) {
     EXPECT_EQ(w.find(10), nullptr);
 }
 
+TEST(SnapshotWindow, FirstAfterIsTheEarliestLaterSnapshotStillHeld) {
+    Window w(4);
+    for (std::uint16_t s = 0; s < 6; ++s) push(w, s, 100u + 2u * s);  // ticks 100..110; 104..110 held
+    ASSERT_NE(w.first_after(Tick{105}), nullptr);
+    EXPECT_EQ(w.first_after(Tick{105})->tick, Tick{106});
+    EXPECT_EQ(w.first_after(Tick{106})->tick, Tick{108});  // strictly later
+    EXPECT_EQ(w.first_after(Tick{90})->tick, Tick{104});   // the oldest held, not an evicted one
+    EXPECT_EQ(w.first_after(Tick{110}), nullptr);          // not sent yet
+    push(w, 6, 109);                                       // a resent older tick still counts
+    EXPECT_EQ(w.first_after(Tick{108})->tick, Tick{109});
+}
+
 TEST(SnapshotWindow, EvictsBeyondCapacityEvenWhenSlotsAreMore) {
     Window w(20);  // 32 slots, 20 kept
     for (std::uint16_t s = 0; s < 50; ++s) push(w, s, s);

@@ -64,6 +64,10 @@ struct ServerConfig {
     /// most 150 ms), its input buffer and a jitter margin (tick_rate_hz is copied from above).
     sync::LagCompensationConfig lag_compensation{};
     int max_rewind_ms = 250;  ///< fixed_cap mode: the cap, 0..1000 and within kHitboxHistoryTicks - 2 ticks
+    /// Judge a shot against the world its shooter was sent: a player who was not in the snapshot that
+    /// client drew at its view time (outside its area of interest, or not yet sent after a respawn moved
+    /// that area) neither takes nor blocks the shot (RewoundTargets::seen). false: every player counts.
+    bool judge_shots_as_seen = true;
     /// Follow each client's measured input arrival spread (input_buffer_tuning); false: input_buffer_target.
     bool adaptive_input_buffer = true;
     sync::InputBufferTunerConfig input_buffer_tuning{};  ///< adaptive targets: 1..8 ticks, <= 0.2 % late

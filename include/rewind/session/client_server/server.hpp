@@ -232,7 +232,7 @@ private:
             if (rec) rec->repeated[static_cast<std::size_t>(i)] = popped.repeated;
             if (lag_.fires(in) && !popped.repeated) {
                 const ViewTime view = judge_shot(i, in, tick, true);
-                lag_.aim(i, view);
+                aim(i, view);
                 if (rec)
                     rec->shot[static_cast<std::size_t>(i)] = true,
                     rec->views[static_cast<std::size_t>(i)] = view;
@@ -256,6 +256,14 @@ private:
         if (observer_) observer_(observer_user_, tick, before, state_, false);
         if (recorder_) recorder_->on_tick(tick, state_, false);
         core_.end_tick(now, started);
+    }
+
+    // Gives shooter `slot` its targets at `view`: with judge_shots_as_seen, only those its client drew then.
+    // Without that snapshot in the window (it never is for a view the history still holds) every one counts.
+    void aim(int slot, ViewTime view) {
+        lag_.aim(slot, view);
+        if (!core_.config().judge_shots_as_seen) return;
+        if (const auto* drawn = sender_.drawn_after(slot, view.from)) lag_.keep_seen(slot, *drawn);
     }
 
     // The view time a shot of `slot` is judged at. It comes from the client: clamp() keeps it within that

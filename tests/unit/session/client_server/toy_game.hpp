@@ -116,8 +116,10 @@ struct ToyGame {
             for (int t = 0; t < kMaxPlayers; ++t) {
                 if (t == p) continue;
                 Hitbox hb = box(s.players[static_cast<std::size_t>(t)]);
-                if (rewound && rewound->active[static_cast<std::size_t>(p)])
+                if (rewound && rewound->active[static_cast<std::size_t>(p)]) {
+                    if (!rewound->seen[static_cast<std::size_t>(p)][static_cast<std::size_t>(t)]) continue;
                     hb = rewound->targets[static_cast<std::size_t>(p)][static_cast<std::size_t>(t)];
+                }
                 if (hb.alive && hb.x > sh.x && std::abs(hb.y - sh.y) <= hb.r) {
                     ++s.players[static_cast<std::size_t>(t)].hits_taken;
                     ++sh.hits_scored;

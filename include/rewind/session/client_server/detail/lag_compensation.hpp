@@ -10,6 +10,7 @@
 #include <rewind/session/game_hooks.hpp>
 #include <rewind/sync/hitbox_history.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -37,6 +38,9 @@ public:
     }
     /// Never called (nothing fires).
     void aim(int, ViewTime) {}
+    /// Never called (nothing fires).
+    template <class Drawn>
+    void keep_seen(int, const Drawn&) {}
     /// Runs one step of the game.
     void step(State& s, std::span<const Input> inputs) { hooks::step<G>(s, inputs); }
     /// Nothing to record.
@@ -77,6 +81,19 @@ public:
     }
     /// Gives `shooter` the targets as they were at `view` (from judge()) for this tick's step.
     void aim(int shooter, ViewTime view) { any_ = history_.fill(rewound_, shooter, view) || any_; }
+    /// After aim(): `shooter` sees only the targets whose player entity is in `drawn` (sorted by id: what its
+    /// client drew at the view time).
+    template <class Drawn>
+    void keep_seen(int shooter, const Drawn& drawn) {
+        const auto s = static_cast<std::size_t>(shooter);
+        if (shooter < 0 || s >= rewound_.active.size() || !rewound_.active[s]) return;
+        for (std::size_t t = 0; t < rewound_.seen[s].size(); ++t) {
+            const std::uint32_t id = G::player_entity(static_cast<int>(t));
+            const auto it = std::lower_bound(drawn.begin(), drawn.end(), id,
+                                             [](const auto& e, std::uint32_t v) { return e.id < v; });
+            rewound_.seen[s][t] = it != drawn.end() && it->id == id;
+        }
+    }
     /// Runs one step of the game, with the rewound targets when a shooter has them.
     void step(State& s, std::span<const Input> inputs) { G::step(s, inputs, any_ ? &rewound_ : nullptr); }
     /// Records the hitboxes of `s`, the world after `tick`.

@@ -69,7 +69,7 @@ bool Server<G>::replay_from(Tick from) {
                 if (!(r->views[i].from < t)) r->views[i] = ViewTime{t - 1, 0};
             }
             r->replaced[i] = false;
-            if (r->shot[i]) lag_.aim(slot, r->views[i]);
+            if (r->shot[i]) aim(slot, r->views[i]);
         }
         lag_.step(s, std::span<const Input>(r->inputs));
         lag_.record(t, s);  // later shots of the replay look back at the replayed past

@@ -81,6 +81,13 @@ public:
                                          [](const EntityRecord& r, std::uint32_t v) { return r.id < v; });
         return it != e->entities.end() && it->id == id;
     }
+    /// The entities `slot` drew at a time between `tick` and `tick + 1`: those of the first snapshot sent to
+    /// it for a later tick (sorted by id), or nullptr when that snapshot is no longer (or not yet) in its
+    /// window.
+    [[nodiscard]] const std::vector<EntityRecord>* drawn_after(int slot, Tick tick) const {
+        const auto* e = clients_.at(static_cast<std::size_t>(slot)).window.first_after(tick);
+        return e ? &e->entities : nullptr;
+    }
     /// The client in `slot` acknowledged the snapshot of `tick` (untrusted).
     void ack(int slot, Tick tick) { (void)clients_.at(static_cast<std::size_t>(slot)).window.ack(tick); }
     /// Optional relevance filter/weight (null: area of interest only).
