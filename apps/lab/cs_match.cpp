@@ -63,6 +63,7 @@ Match::Match(const PassConfig& config)
         sc.max_rewind_ms = cfg_.max_rewind_ms;
     }
     sc.lag_compensation.max_compensated_rtt = rwd::Micros{cfg_.max_compensated_rtt_ms * 1000LL};
+    sc.judge_shots_as_seen = cfg_.judge_shots_as_seen;
     sc.snapshots = cfg_.snapshots;
     sc.late_input_replay_ticks = cfg_.late_input_replay_ticks;
     const LabTokens tokens(cfg_.seed, server_addr_.host + ":" + std::to_string(server_addr_.port));

@@ -39,6 +39,7 @@ struct PassConfig {
     int late_input_replay_ticks = 8;       ///< ServerConfig::late_input_replay_ticks (0: repeats stand)
     int max_compensated_rtt_ms = 250;      ///< LagCompensationConfig::max_compensated_rtt
     bool predict_remote_inputs = true;     ///< ClientConfig::predict_remote_inputs
+    bool judge_shots_as_seen = true;       ///< ServerConfig::judge_shots_as_seen
     rwd::transport::LinkConfig up;         ///< client -> server
     rwd::transport::LinkConfig down;       ///< server -> client
     bool stream = false;                   ///< clients on a TCP-like stream (websocket)

@@ -38,6 +38,7 @@ Passes plan(const LabOptions& o, const rwd::transport::LinkConfig& up,
     base.late_input_replay_ticks = o.late_input_replay_ticks;
     base.max_compensated_rtt_ms = o.max_compensated_rtt_ms;
     base.predict_remote_inputs = !o.neutral_remote_inputs;
+    base.judge_shots_as_seen = !o.shots_hit_unseen;
     base.sealed = o.encrypt;
     if (o.snapshot_budget >= 0) {
         base.snapshots.budget_bytes = o.snapshot_budget;

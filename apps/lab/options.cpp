@@ -144,6 +144,9 @@ void add_options(CLI::App& app, LabOptions& o) {
     app.add_flag("--neutral-remote-inputs", o.neutral_remote_inputs,
                  "clients predict remote players with a default input (standing still) instead of the "
                  "arena's remote_input() guess (running on at their velocity): the behaviour before it");
+    app.add_flag("--shots-hit-unseen", o.shots_hit_unseen,
+                 "lag compensation judges a shot against every player, also those its shooter was never sent "
+                 "(outside its area of interest): the behaviour before ServerConfig::judge_shots_as_seen");
     app.add_flag("--encrypt", o.encrypt,
                  "client-server passes as a production server runs them: connect tokens, and every packet "
                  "after the hello encrypted and authenticated (18 bytes more each; seeded keys)");

@@ -45,7 +45,9 @@ struct LabOptions {
     bool encrypt = false;                ///< client-server passes with connect tokens and every packet sealed
     int max_compensated_rtt_ms = 250;    ///< RTT compensated in full (LagCompensationConfig; 250 there)
     bool neutral_remote_inputs = false;  ///< clients predict remote players standing still (the old way)
-    int snapshot_budget = -1;            ///< snapshot byte budget (-1: the lab's default; 0: none)
+    bool shots_hit_unseen =
+        false;                 ///< lag compensation counts players the shooter was not sent (the old way)
+    int snapshot_budget = -1;  ///< snapshot byte budget (-1: the lab's default; 0: none)
     std::string snapshot_codec =
         "range";  ///< entity coding: range, range-untrained, predicted (bit-packed) or plain (previous)
     std::string profile = "checklist";  ///< base link profile for both directions ("none": a perfect link)

@@ -23,6 +23,7 @@ nlohmann::json report_json(const LabOptions& o, const ModelResult& r) {
                     {"frame_jitter", o.frame_jitter},
                     {"max_rewind_ms", o.max_rewind_ms},
                     {"max_compensated_rtt_ms", o.max_compensated_rtt_ms},
+                    {"shots_hit_unseen", o.shots_hit_unseen},
                     {"profile", o.profile},
                     {"transport", o.transport},
                     {"snapshot_budget", o.snapshot_budget},
