@@ -1,5 +1,9 @@
-/// The range coder's cold paths: the cost table, model tables, flush, and the reader's bounds and end check.
+/// The range coder's compiled part: the cost table, model tables, each stream's serialize_bits, flush, and
+/// the reader's bounds and end check.
 #include <rewind/wire/range_coder.hpp>
+#include <rewind/wire/range_training.hpp>
+
+#include "range_code_value.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -109,11 +113,60 @@ std::uint32_t RangeModel::probability(std::uint32_t group, std::uint32_t ordinal
     return slots_[slot].at(model % detail::kRangeSlotModels) & detail::kRangeProbMask;
 }
 
+bool RangeWriteStream::serialize_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (flushed_ || bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
+    if (trainer_ != nullptr) {
+        const std::uint32_t index = models_.next_index();
+        std::uint32_t model = 0;
+        detail::range_code_value(
+            models_.next_slot(bits), value, bits,
+            [this, index, &model](std::uint16_t& p, std::uint32_t bit) {
+                trainer_->count(index / kRangeOrdinals, index % kRangeOrdinals, model, bit);
+                models_.count(p, bit);
+                enc_.encode(p, bit);
+                return bit;
+            },
+            [&model](std::uint32_t m) { model = m; });
+    } else {
+        detail::range_code_value(models_.next_slot(bits), value, bits,
+                                 [this](std::uint16_t& p, std::uint32_t bit) {
+                                     models_.count(p, bit);
+                                     enc_.encode(p, bit);
+                                     return bit;
+                                 });
+    }
+    if (enc_.overflowed() || enc_.size_if_finished() > enc_.capacity())
+        return fail(Errc::out_of_space), false;
+    return true;
+}
+
+void RangeWriteStream::count_into(RangeModelTrainer& trainer) noexcept {
+    trainer_ = &trainer;
+    trainer.add_message();
+}
+
 void RangeWriteStream::flush() noexcept {
     if (error_ != Errc::ok || flushed_) return;
     flushed_ = true;
     enc_.finish();
     if (enc_.overflowed()) fail(Errc::out_of_space);
+}
+
+bool RangeReadStream::serialize_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    const std::uint32_t v =
+        detail::range_code_value(models_.next_slot(bits), 0, bits, [this](std::uint16_t& p, std::uint32_t) {
+            const std::uint32_t p0 = p;
+            const std::uint32_t bit = dec_.decode(p);
+            models_.count(p0, bit);
+            return bit;
+        });
+    if (dec_.past_end() > kRangeTailBytes) return fail(Errc::end_of_data), false;
+    value = v;
+    return true;
 }
 
 void RangeReadStream::check_start() noexcept {
@@ -147,6 +200,19 @@ std::size_t RangeReadStream::bits_remaining() const noexcept {
     const std::size_t bytes = dec_.bytes_left() + (kRangeTailBytes - dec_.past_end());
     const auto slack = static_cast<std::size_t>(std::bit_width(dec_.range())) - 24;
     return (8 * bytes + slack) * kRangeCodedBitsPerInputBit;
+}
+
+bool RangeMeasureStream::serialize_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
+    detail::range_code_value(models_.next_slot(bits), value, bits,
+                             [this](std::uint16_t& p, std::uint32_t bit) {
+                                 models_.count(p, bit);
+                                 detail::range_adapt(p, bit);
+                                 return bit;
+                             });
+    return true;
 }
 
 RangeModel RangeMeasureStream::model() const noexcept {

@@ -1,6 +1,8 @@
 /// RangeModelTrainer: counting coded bits per model and turning the counts into a starting table.
 #include <rewind/wire/range_training.hpp>
 
+#include "range_code_value.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -90,6 +92,23 @@ std::uint64_t RangeModelTrainer::bits(std::uint32_t group) const noexcept {
     std::uint64_t n = 0;
     for (std::size_t i = first; i < first + per_group; ++i) n += counts_[i].zeros + counts_[i].ones;
     return n;
+}
+
+bool RangeTrainingStream::serialize_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
+    std::uint32_t model = 0;
+    detail::range_code_value(
+        scratch_, value, bits,
+        [this, &model](std::uint16_t&, std::uint32_t bit) {
+            trainer_->count(group_, ordinal_, model, bit);
+            return bit;
+        },
+        [&model](std::uint32_t index) { model = index; });
+    ordinal_ = (ordinal_ + 1) % kRangeOrdinals;
+    used_ += static_cast<std::size_t>(bits);
+    return true;
 }
 
 }  // namespace rwd::wire

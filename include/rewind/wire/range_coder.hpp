@@ -38,6 +38,8 @@
 
 namespace rwd::wire {
 
+class RangeModelTrainer;
+
 namespace detail {
 
 /// The model table of one stream plus its position (group, ordinal) and the running cost of what it coded.
@@ -50,6 +52,8 @@ public:
         base_ = (group % kRangeGroups) * kRangeOrdinals;
         ordinal_ = ordinal % kRangeOrdinals;
     }
+    /// The index (group * kRangeOrdinals + ordinal) of the slot next_slot() returns next.
+    [[nodiscard]] std::uint32_t next_index() const noexcept { return base_ + ordinal_ % kRangeOrdinals; }
     /// The slot of the next field, which codes `bits` symbols (the slot is initialised on first use).
     RangeSlot& next_slot(int bits) noexcept {
         coded_ += static_cast<std::uint64_t>(bits);
@@ -87,31 +91,6 @@ private:
     std::uint64_t touched_[kRangeSlots / 64] = {};
     RangeSlot slots_[kRangeSlots];  // each slot initialised on first use (touched_)
 };
-
-/// Codes the low `bits` bits of `value`, MSB first, through `slot` with `code_bit(prob&, bit) -> bit` and
-/// returns the value the coded bits form (the decoder passes value 0 and gets the decoded value). With
-/// `visit(index)`, each bit's model index (kRangeSlotModels) is passed to it first.
-template <class CodeBit, class Visit>
-inline std::uint32_t range_code_value(RangeSlot& slot, std::uint32_t value, int bits, CodeBit&& code_bit,
-                                      Visit&& visit) {
-    const int tree_bits = bits < kRangeTreeBits ? bits : kRangeTreeBits;
-    std::uint32_t node = 1;
-    int i = bits - 1;
-    for (int k = 0; k < tree_bits; ++k, --i) {
-        visit(node);
-        node = (node << 1) | code_bit(slot.tree[node], (value >> i) & 1u);
-    }
-    std::uint32_t out = node - (std::uint32_t{1} << tree_bits);
-    for (; i >= 0; --i) {
-        visit(kRangeLowModel + static_cast<std::uint32_t>(i));
-        out = (out << 1) | code_bit(slot.low[i], (value >> i) & 1u);
-    }
-    return out;
-}
-template <class CodeBit>
-inline std::uint32_t range_code_value(RangeSlot& slot, std::uint32_t value, int bits, CodeBit&& code_bit) {
-    return range_code_value(slot, value, bits, code_bit, [](std::uint32_t) {});
-}
 
 /// The encoder: writes into a fixed buffer, never out of bounds (overflowed() instead).
 class RangeEncoder {
@@ -240,23 +219,15 @@ public:
     RangeWriteStream(std::span<std::uint8_t> buffer, const RangeModel& initial) noexcept
         : enc_(buffer), models_(&initial) {}
 
+    /// From now on also counts every bit it codes into `trainer` (which must outlive the stream; counts one
+    /// message), exactly as a RangeTrainingStream over the same fields would: a program that writes its
+    /// lists anyway learns its table without coding them a second time through another stream type.
+    void count_into(RangeModelTrainer& trainer) noexcept;
+
     /// Codes `value` in `bits` bits (0..32) with the next slot of the current group. Bad `bits` fails with
     /// Errc::invalid_argument (also after flush()), a value above `bits` with Errc::value_out_of_range, a
     /// message that would no longer fit the buffer once flushed with Errc::out_of_space.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
-        if (error_ != Errc::ok) return false;
-        if (flushed_ || bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
-        if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
-        detail::range_code_value(models_.next_slot(bits), value, bits,
-                                 [this](std::uint16_t& p, std::uint32_t bit) {
-                                     models_.count(p, bit);
-                                     enc_.encode(p, bit);
-                                     return bit;
-                                 });
-        if (enc_.overflowed() || enc_.size_if_finished() > enc_.capacity())
-            return fail(Errc::out_of_space), false;
-        return true;
-    }
+    bool serialize_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);
@@ -293,6 +264,7 @@ private:
     bool flushed_ = false;
     detail::RangeEncoder enc_;
     detail::RangeModels models_;
+    RangeModelTrainer* trainer_ = nullptr;  // count_into()
 };
 
 /// Range-decodes fields from untrusted bytes. Errors are sticky: after the first, every call returns false
@@ -316,20 +288,7 @@ public:
 
     /// Decodes `bits` bits (0..32) into `value`. Errc::end_of_data once the field needs more than
     /// kRangeTailBytes zero bytes past the end; bad `bits` is Errc::invalid_argument.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
-        if (error_ != Errc::ok) return false;
-        if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
-        const std::uint32_t v = detail::range_code_value(models_.next_slot(bits), 0, bits,
-                                                         [this](std::uint16_t& p, std::uint32_t) {
-                                                             const std::uint32_t p0 = p;
-                                                             const std::uint32_t bit = dec_.decode(p);
-                                                             models_.count(p0, bit);
-                                                             return bit;
-                                                         });
-        if (dec_.past_end() > kRangeTailBytes) return fail(Errc::end_of_data), false;
-        value = v;
-        return true;
-    }
+    bool serialize_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);
@@ -387,18 +346,7 @@ public:
     explicit RangeMeasureStream(const RangeModel& initial) noexcept : models_(&initial) {}
 
     /// Costs `bits` bits (0..32) and adapts the models; rejects values as RangeWriteStream would.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
-        if (error_ != Errc::ok) return false;
-        if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
-        if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
-        detail::range_code_value(models_.next_slot(bits), value, bits,
-                                 [this](std::uint16_t& p, std::uint32_t bit) {
-                                     models_.count(p, bit);
-                                     detail::range_adapt(p, bit);
-                                     return bit;
-                                 });
-        return true;
-    }
+    bool serialize_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);

@@ -66,22 +66,7 @@ public:
     }
 
     /// Counts the bits `value` codes in `bits` bits (0..32); rejects values as RangeWriteStream would.
-    bool serialize_bits(std::uint32_t& value, int bits) noexcept {
-        if (error_ != Errc::ok) return false;
-        if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
-        if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
-        std::uint32_t model = 0;
-        detail::range_code_value(
-            scratch_, value, bits,
-            [this, &model](std::uint16_t&, std::uint32_t bit) {
-                trainer_->count(group_, ordinal_, model, bit);
-                return bit;
-            },
-            [&model](std::uint32_t index) { model = index; });
-        ordinal_ = (ordinal_ + 1) % kRangeOrdinals;
-        used_ += static_cast<std::size_t>(bits);
-        return true;
-    }
+    bool serialize_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         group_ = group % kRangeGroups;

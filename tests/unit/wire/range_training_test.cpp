@@ -5,6 +5,7 @@
 #include <rewind/wire/range_training.hpp>
 #include <rewind/wire/residual.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace rwd::wire {
@@ -90,6 +91,36 @@ TEST(RangeTraining, LearnedTableShrinksAndDecodesSimilarMessages) {
     // Read without the table, the same bytes are not that message.
     auto wrong = make<RangeReadStream>(trained->data());
     EXPECT_FALSE(packet(*wrong, 5000) && wrong->finish());
+}
+
+TEST(RangeTraining, CountingWriterCountsWhatATrainingStreamCounts) {
+    RangeModelTrainer by_stream, by_writer;
+    Bytes plain_buf(256), counting_buf(256);
+    auto plain = make<RangeWriteStream>(plain_buf);
+    auto counting = make<RangeWriteStream>(counting_buf);
+    counting->count_into(by_writer);
+    for (std::uint32_t p = 0; p < 3; ++p) {
+        RangeTrainingStream s(by_stream);
+        ASSERT_TRUE(packet(s, 10 * p));
+    }
+    // Three packets through one writer: the counts are the same per model, the message count is the writer's.
+    ASSERT_TRUE(packet(*plain, 0) && packet(*plain, 10) && packet(*plain, 20));
+    ASSERT_TRUE(packet(*counting, 0) && packet(*counting, 10) && packet(*counting, 20));
+    plain->flush();
+    counting->flush();
+    EXPECT_EQ(by_writer.messages(), 1u);
+    EXPECT_EQ(by_writer.bits(), by_stream.bits());
+    const auto a = by_stream.entries(1);
+    const auto b = by_writer.entries(1);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].group, b[i].group);
+        EXPECT_EQ(a[i].ordinal, b[i].ordinal);
+        EXPECT_EQ(a[i].model, b[i].model);
+        EXPECT_EQ(a[i].probability, b[i].probability);
+    }
+    // Counting changes nothing the writer codes.
+    EXPECT_TRUE(std::ranges::equal(plain->data(), counting->data()));
 }
 
 TEST(RangeTraining, SetValidatesAndClamps) {
