@@ -8,7 +8,6 @@
 #include <rewind/sync/snapshot_window.hpp>
 #include <rewind/wire/message.hpp>
 #include <rewind/wire/range_coder.hpp>
-#include <rewind/wire/range_training.hpp>
 #include <rewind/wire/serialize.hpp>
 
 #include <algorithm>
@@ -213,8 +212,14 @@ bool write_entity_section(Stream& s, std::uint8_t baseline_age, std::span<const 
     }
     if constexpr (Stream::is_writing) {
         if (range->trainer != nullptr && s.ok()) {
-            wire::RangeTrainingStream t(*range->trainer);
+            // The list went out: count it, coding it again the same way (same table, same bytes) through a
+            // writer that counts, so the game's codec runs on no stream type of its own for training.
+            auto& t = range->model != nullptr
+                          ? range->writer.emplace(std::span<std::uint8_t>(range->bytes), *range->model)
+                          : range->writer.emplace(std::span<std::uint8_t>(range->bytes));
+            t.count_into(*range->trainer);
             (void)sync::serialize_entity_delta(t, baseline, entities, stale, kMaxSnapshotEntities, reference);
+            t.flush();
         }
     }
     return s.ok();

@@ -5,6 +5,7 @@
 
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/session/client_server/packets.hpp>
+#include <rewind/wire/range_training.hpp>
 
 #include <rewind/core/rng.hpp>
 

@@ -14,6 +14,7 @@
 #include <rewind/sync/snapshot_window.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -60,10 +61,11 @@ public:
         if constexpr (HasSnapshotModel<G>)
             if (config.trained_model) range_.model = &G::snapshot_model();
         range_.trainer = config.range_trainer;
-        wire::MeasureStream m;
+        std::array<std::uint8_t, 8> buffer{};  // an empty section is a few bits
+        wire::WriteStream w{std::span<std::uint8_t>(buffer)};
         SnapshotEntities<EntityRecord> empty;
-        (void)write_snapshot_entities(m, empty);
-        empty_section_bits_ = m.bits_used();
+        (void)write_snapshot_entities(w, empty);
+        empty_section_bits_ = w.bits_used();
     }
 
     /// A new client took `slot`: no baseline, no priorities.
@@ -163,9 +165,7 @@ public:
         out.header_bits = header_bits_;
         if (config_.measure_previous_codec) {
             // The same section under the previous codec, to measure what the new one saves.
-            wire::MeasureStream plain;
-            (void)write_entity_section(plain, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale);
-            out.unpredicted_bytes = (head_bits + plain.bits_used() + 7) / 8;
+            out.unpredicted_bytes = (head_bits + previous_codec_bits() + 7) / 8;
         }
         return true;
     }
@@ -195,6 +195,20 @@ public:
     }
 
 private:
+    // Bits of the last plan's section as the previous codec (bit-packed, against the plain baseline) writes
+    // it: written for real into a scratch buffer that grows until it fits, so that the game's codec runs on
+    // no stream type of its own for this figure.
+    std::size_t previous_codec_bits() {
+        if (previous_codec_scratch_.empty()) previous_codec_scratch_.resize(4096);
+        for (;;) {
+            wire::WriteStream w{std::span<std::uint8_t>(previous_codec_scratch_)};
+            const bool ok =
+                write_entity_section(w, plan_.baseline_age, plan_.baseline, plan_.held, plan_.stale);
+            if (ok || w.error() != Errc::out_of_space) return w.bits_used();
+            previous_codec_scratch_.resize(previous_codec_scratch_.size() * 2);
+        }
+    }
+
     // The coded-to-packed ratio: learned over ~8 snapshots from lists of at least 64 packed bits, and held
     // to [0.25, 1.5] (a coder never needs much more than packing; a ratio far below what was seen would let
     // one snapshot overspend the budget many times over before it is corrected).
@@ -215,7 +229,8 @@ private:
     sync::RelevanceFn<EntityRecord> relevance_ = nullptr;
     void* relevance_user_ = nullptr;
     std::size_t header_bits_ = 0;
-    std::size_t empty_section_bits_ = 0;  // an entity section with nothing in it
+    std::vector<std::uint8_t> previous_codec_scratch_;  // previous_codec_bits()
+    std::size_t empty_section_bits_ = 0;                // an entity section with nothing in it
 };
 
 }  // namespace rwd::client_server
