@@ -84,7 +84,19 @@ bool ClientCore::Impl::start_attempt(Micros now) {
     connect_started_ = now;
     ++stats_.connect_attempts;
     channel_.reset();  // a new connection: its accept brings new keys
+    // A new seat numbers its snapshots from 0 again: judged against what an abandoned attempt heard before
+    // its accept, they would all be stale until they caught up. (Reconnecting, the last seat's snapshots are
+    // kept until the accept: the world stays drawn meanwhile.)
+    if (phase_ == ClientPhase::connecting) forget_connection_snapshots();
     return true;
+}
+
+void ClientCore::Impl::forget_connection_snapshots() {
+    has_snapshot_ = false;
+    game_.forget_snapshots();
+    has_seq_ = false;
+    unreliable_sequence_ = 0;
+    unreliable_seen_.reset();
 }
 
 bool ClientCore::Impl::take_message(Message&& m) {
@@ -129,13 +141,9 @@ Status ClientCore::connect(const transport::Address& server, Micros now, const R
     m.stats_.connect_attempts = 1;
     m.stats_.disconnect_code = DisconnectCode::none;
     m.slot_ = -1;
-    m.has_snapshot_ = false;
-    m.game_.forget_snapshots();
-    m.has_seq_ = false;
+    m.forget_connection_snapshots();
     m.expected_message_ = 0;
     m.last_message_tick_ = Tick{};
-    m.unreliable_sequence_ = 0;
-    m.unreliable_seen_.reset();
     m.resume_ = ticket ? std::optional<ResumeTicket>(*ticket) : std::nullopt;
     m.sent_log_.clear();
     m.sent_count_ = 0;

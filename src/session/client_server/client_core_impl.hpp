@@ -45,6 +45,9 @@ public:
     void link_lost(DisconnectCode code, Micros now);
     /// A reconnection attempt failed: the next one after the backoff, or the end when reconnect_for is up.
     void reconnect_failed(Micros now);
+    /// A new connection: what the last one decoded can no longer serve as a baseline, and the sequences of
+    /// its snapshots and unreliable messages start over.
+    void forget_connection_snapshots();
     /// The hello of a new connection (a resume when resume_ is set).
     [[nodiscard]] ConnectRequest hello() const;
     /// Takes a received message in (the order of reliable ones checked by the caller): validated against the

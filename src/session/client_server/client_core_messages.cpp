@@ -219,13 +219,9 @@ void ClientCore::Impl::on_accept(std::span<const std::uint8_t> data) {
         return;
     }
     if (phase_ == ClientPhase::reconnecting) {
-        // A new connection: what the last one decoded can no longer serve as a baseline, its unreliable
-        // sequences start over, and the clock restarts at the server's time once synced.
-        has_snapshot_ = false;
-        game_.forget_snapshots();
-        has_seq_ = false;
-        unreliable_sequence_ = 0;
-        unreliable_seen_.reset();
+        // A new connection (its snapshots start over), and the clock restarts at the server's time once
+        // synced.
+        forget_connection_snapshots();
         force_resync_ = true;
         if (!acc.resumed) {
             ++stats_.seats_lost;
