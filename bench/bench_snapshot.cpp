@@ -74,6 +74,7 @@ void BM_EncodeAllClients64(benchmark::State& bs) {
     const auto& worlds = recorded_world();
     const auto codec = static_cast<Codec>(bs.range(3));
     rwd::client_server::RangeSectionScratch range;
+    range.model = &ArenaGame::snapshot_model();  // the server's default (SnapshotConfig::trained_model)
     std::vector<Rec> remote;
     rwd::sync::SnapshotPlannerConfig c;
     c.aoi_radius = bs.range(0) * arena::kUnitsPerMeter;
@@ -170,6 +171,7 @@ void BM_DecodeOneClient64(benchmark::State& bs) {
     rwd::sync::SnapshotClient<Rec> server_side;
     server_side.reset(c.window);
     cs::RangeSectionScratch range;
+    range.model = &ArenaGame::snapshot_model();  // the server's default (SnapshotConfig::trained_model)
     rwd::sync::SnapshotPlan<Rec> plan;
     struct Sent {
         std::uint16_t seq;
