@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git python3 time
-  clang libclang-rt-14-dev clang-format clang-tidy
+  clang libclang-rt-14-dev clang-19 libclang-rt-19-dev clang-format clang-tidy
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libxxhash-dev libenet-dev libsodium-dev nlohmann-json3-dev libcli11-dev
   libsdl2-dev libimgui-dev libstb-dev libcairo2-dev
