@@ -58,6 +58,9 @@ bench: build
 	@scripts/run_benchmarks.sh $(BUILD)
 
 fuzz-build: setup
+	@# A build folder configured with another compiler starts afresh: CMake would drop this line's options with it.
+	@if [ -f $(FUZZ_BUILD)/CMakeCache.txt ] && ! grep -qx "CMAKE_CXX_COMPILER:[A-Z]*=$$(command -v $(FUZZ_CXX))" $(FUZZ_BUILD)/CMakeCache.txt; then \
+	  rm -rf $(FUZZ_BUILD)/CMakeCache.txt $(FUZZ_BUILD)/CMakeFiles; fi
 	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREWIND_BUILD_FUZZ=ON \
 	  -DREWIND_BUILD_TESTS=OFF -DREWIND_BUILD_BENCH=OFF -DREWIND_BUILD_APPS=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
