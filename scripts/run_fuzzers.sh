@@ -7,6 +7,24 @@ shopt -s nullglob
 targets=("$build"/tests/fuzz/fuzz_*)
 if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets built"; exit 1; fi
 failed=0
+# The server-session seeds: server_session_seeds.py still writes the committed ones, and each still does what it
+# was written to do in the driver's input layout of today.
+check="$build/tests/fuzz/server_session_seed_check"
+if [ -x "$check" ]; then
+  gen=$(mktemp -d)
+  python3 "$root/tests/fuzz/server_session_seeds.py" "$gen"
+  for f in "$gen"/*; do
+    if ! cmp -s "$f" "$root/tests/fuzz/corpus/server_session/$(basename "$f")"; then
+      echo "fuzz: seed server_session/$(basename "$f") is not what tests/fuzz/server_session_seeds.py writes"; failed=1
+    fi
+  done
+  rm -rf "$gen"
+  if "$check" "$root/tests/fuzz/corpus/server_session" >"$build/server_session_seed_check.log" 2>&1; then
+    echo "fuzz: server-session seeds ok"
+  else
+    echo "fuzz: server-session seeds FAILED"; cat "$build/server_session_seed_check.log"; failed=1
+  fi
+fi
 for t in "${targets[@]}"; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
