@@ -59,7 +59,8 @@ bench: build
 
 fuzz-build: setup
 	@# A build folder configured with another compiler starts afresh: CMake would drop this line's options with it.
-	@if [ -f $(FUZZ_BUILD)/CMakeCache.txt ] && ! grep -qx "CMAKE_CXX_COMPILER:[A-Z]*=$$(command -v $(FUZZ_CXX))" $(FUZZ_BUILD)/CMakeCache.txt; then \
+	@cached=$$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' $(FUZZ_BUILD)/CMakeCache.txt 2>/dev/null); \
+	if [ -n "$$cached" ] && [ "$$(command -v "$$cached")" != "$$(command -v $(FUZZ_CXX))" ]; then \
 	  rm -rf $(FUZZ_BUILD)/CMakeCache.txt $(FUZZ_BUILD)/CMakeFiles; fi
 	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREWIND_BUILD_FUZZ=ON \
 	  -DREWIND_BUILD_TESTS=OFF -DREWIND_BUILD_BENCH=OFF -DREWIND_BUILD_APPS=OFF $(CMAKE_ARGS) >/dev/null
