@@ -105,8 +105,9 @@ public:
             f.addr = tp::Address{"fake" + std::to_string(i), static_cast<std::uint16_t>(100 + i)};
             f.ep = &net_->create_endpoint(f.addr);
         }
+        // The real client is built at its first connect (op 12): until then it would sit idle, unseen by the
+        // server, and that op replaces an idle client with a new one anyway.
         real_ep_ = &net_->create_endpoint(real_addr_);
-        real_.emplace(*real_ep_, cs::ClientConfig{});
     }
     // The sessions go before the wire they speak on (as members declared after it would).
     ~Driver() {
@@ -129,7 +130,9 @@ public:
 
     /// What the seed check reads: the server, the real client's phase and the ops run.
     [[nodiscard]] const cs::Server<ArenaGame>& server() const { return *server_; }
-    [[nodiscard]] cs::ClientPhase real_phase() const { return real_->phase(); }
+    [[nodiscard]] cs::ClientPhase real_phase() const {
+        return real_ ? real_->phase() : cs::ClientPhase::idle;
+    }
     [[nodiscard]] int ops() const { return ops_; }
 
 private:
@@ -265,7 +268,7 @@ private:
         server_called_ = true;
         now_ = now;
         server_->update(now_);
-        real_->update(now_);
+        if (real_) real_->update(now_);
         drain();
     }
 
@@ -286,7 +289,7 @@ private:
             }
         }
         cs::Message m;
-        while (real_->poll_message(m)) {
+        while (real_ && real_->poll_message(m)) {
         }
     }
 
@@ -346,8 +349,7 @@ private:
                 server_->kick(in_.ConsumeIntegralInRange(-1, kSeats), cs::DisconnectCode::cheating, now_);
                 break;
             case 12:
-                if (real_->phase() == cs::ClientPhase::idle ||
-                    real_->phase() == cs::ClientPhase::disconnected) {
+                if (real_phase() == cs::ClientPhase::idle || real_phase() == cs::ClientPhase::disconnected) {
                     real_ep_ = nullptr;
                     real_.reset();
                     net_->close_endpoint(real_addr_);
@@ -359,8 +361,8 @@ private:
                     real_->set_input(input());
                 }
                 break;
-            case 13:
-                real_->disconnect(now_);
+            case 13:  // (an idle client has nobody to say goodbye to)
+                if (real_) real_->disconnect(now_);
                 break;
             case 14:
                 server_called_ = true;

@@ -47,6 +47,8 @@ public:
         ASAN_POISON_MEMORY_REGION(bytes_, sizeof(T));
     }
 
+    /// Whether an object lives in the slot.
+    [[nodiscard]] explicit operator bool() const { return object_ != nullptr; }
     [[nodiscard]] T* operator->() const { return object_; }
     [[nodiscard]] T& operator*() const { return *object_; }
 
