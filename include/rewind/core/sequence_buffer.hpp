@@ -1,5 +1,5 @@
 /// SequenceBuffer: a fixed window of the newest N entries keyed by a wrapping sequence or tick number (no
-/// heap).
+/// heap; a slot is first written when an entry is inserted in it).
 #pragma once
 
 #include <rewind/core/tick.hpp>
@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 
 namespace rwd {
@@ -53,10 +54,16 @@ class SequenceBuffer {
     static_assert(N > 0 && (N & (N - 1)) == 0, "SequenceBuffer capacity must be a power of two");
     static_assert(N <= (std::size_t{1} << (8 * sizeof(Raw) - 1)),
                   "SequenceBuffer capacity exceeds half the key range");
-    static_assert(std::is_default_constructible_v<T> && std::is_move_assignable_v<T>,
-                  "SequenceBuffer entries must be default constructible and assignable");
+    static_assert(std::is_default_constructible_v<T> && std::is_copy_constructible_v<T> &&
+                      std::is_copy_assignable_v<T>,
+                  "SequenceBuffer entries must be default and copy constructible, and copy assignable");
 
 public:
+    /// An empty buffer. An entry that is trivially destructible is not built before it is inserted: a buffer
+    /// of large flat entries (a client's predicted worlds weigh megabytes) writes none of that memory until
+    /// it is used. Other entries (a world that owns heap memory) are all built here, as value-initialized.
+    SequenceBuffer() {}
+
     /// The key type entries are stored under.
     using key_type = Key;
     /// The entry type.
@@ -69,28 +76,29 @@ public:
     /// at or beyond N behind the newest. A newer `seq` slides the window forward and drops the entries it
     /// passes. Inserting an existing sequence again resets its entry.
     T* insert(Key key) {
-        const Raw seq = Traits::raw(key);
-        if (!has_newest_) {
-            has_newest_ = true;
-            newest_ = seq;
-        } else if (is_newer(seq, newest_)) {
-            invalidate_range(static_cast<Raw>(newest_ + 1u), seq);
-            newest_ = seq;
-        } else if (too_old(seq)) {
-            return nullptr;
-        }
-        const std::size_t i = index_of(seq);
-        sequence_[i] = seq;
-        valid_[i] = true;
-        entries_[i] = T{};
-        return &entries_[i];
+        SlotType* slot = claim(key);
+        if (slot == nullptr) return nullptr;
+        if constexpr (kBuiltOnInsert)
+            return std::construct_at(&slot->entry);
+        else
+            return &(slot->entry = T{});
+    }
+    /// As insert(key), with the entry a copy of `value`: one write of the entry where insert(key) and an
+    /// assignment are two (for a large entry, such as a predicted world, that is most of the cost).
+    T* insert(Key key, const T& value) {
+        SlotType* slot = claim(key);
+        if (slot == nullptr) return nullptr;
+        if constexpr (kBuiltOnInsert)
+            return std::construct_at(&slot->entry, value);
+        else
+            return &(slot->entry = value);
     }
 
     /// The entry for `seq`, or nullptr if it was never inserted, was removed or fell out of the window.
     T* find(Key key) {
         const Raw seq = Traits::raw(key);
         const std::size_t i = index_of(seq);
-        return valid_[i] && sequence_[i] == seq ? &entries_[i] : nullptr;
+        return valid_[i] && sequence_[i] == seq ? &slots_[i].entry : nullptr;
     }
     /// The entry for `seq`, or nullptr (const).
     const T* find(Key key) const { return const_cast<SequenceBuffer*>(this)->find(key); }
@@ -121,6 +129,36 @@ public:
     }
 
 private:
+    /// A trivially destructible entry is built in its slot by insert() only (a slot that was never valid
+    /// holds no entry); any other lives in its slot from construction and is assigned by insert().
+    static constexpr bool kBuiltOnInsert = std::is_trivially_destructible_v<T>;
+    union LazySlot {
+        LazySlot() {}
+        T entry;
+    };
+    struct BuiltSlot {
+        T entry{};
+    };
+    using SlotType = std::conditional_t<kBuiltOnInsert, LazySlot, BuiltSlot>;
+
+    /// insert()'s window step: the slot for `key`, marked valid (its entry is built next), or nullptr when
+    /// too old.
+    SlotType* claim(Key key) {
+        const Raw seq = Traits::raw(key);
+        if (!has_newest_) {
+            has_newest_ = true;
+            newest_ = seq;
+        } else if (is_newer(seq, newest_)) {
+            invalidate_range(static_cast<Raw>(newest_ + 1u), seq);
+            newest_ = seq;
+        } else if (too_old(seq)) {
+            return nullptr;
+        }
+        const std::size_t i = index_of(seq);
+        sequence_[i] = seq;
+        valid_[i] = true;
+        return &slots_[i];
+    }
     static constexpr std::size_t index_of(Raw seq) { return static_cast<std::size_t>(seq) & (N - 1); }
     static constexpr bool is_newer(Raw a, Raw b) {
         using Signed = std::make_signed_t<Raw>;
@@ -140,7 +178,7 @@ private:
         for (std::size_t k = 0; k < span; ++k) valid_[index_of(static_cast<Raw>(first + k))] = false;
     }
 
-    std::array<T, N> entries_{};
+    std::array<SlotType, N> slots_;
     std::array<Raw, N> sequence_{};
     std::array<bool, N> valid_{};
     Raw newest_ = 0;

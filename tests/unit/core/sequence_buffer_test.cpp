@@ -7,7 +7,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <map>
+#include <new>
 #include <type_traits>
+#include <vector>
 
 namespace rwd {
 namespace {
@@ -50,6 +52,45 @@ TEST(SequenceBuffer, InsertResetsAnExistingEntry) {
     Entry* again = buf.insert(3);
     ASSERT_NE(again, nullptr);
     EXPECT_EQ(again->value, 0);
+}
+
+TEST(SequenceBuffer, InsertWithAValueStoresACopyUnderTheSameWindowRules) {
+    SequenceBuffer<Entry, 8> buf;
+    Entry* e = buf.insert(40, Entry{5});
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->value, 5);
+    EXPECT_EQ(buf.find(40), e);
+    EXPECT_EQ(buf.insert(40, Entry{6})->value, 6) << "a second insert replaces the entry";
+    EXPECT_EQ(buf.insert(40)->value, 0) << "and insert(key) still value-initializes over it";
+    EXPECT_EQ(buf.insert(32, Entry{1}), nullptr) << "40 - 8 is out of the window";
+    ASSERT_NE(buf.insert(47, Entry{2}), nullptr);
+    EXPECT_EQ(buf.find(47)->value, 2);
+    ASSERT_NE(buf.insert(48, Entry{3}), nullptr);
+    EXPECT_FALSE(buf.exists(40)) << "the window slid past 40";
+}
+
+TEST(SequenceBuffer, AFreshBufferHoldsNoEntryWhateverItsMemoryHeld) {
+    // Slots are built by insert() only: an entry never inserted is never found, even where the buffer's
+    // storage held another buffer's entries.
+    alignas(SequenceBuffer<Entry, 8>) unsigned char storage[sizeof(SequenceBuffer<Entry, 8>)];
+    auto* first = new (storage) SequenceBuffer<Entry, 8>();
+    for (std::uint16_t s = 0; s < 8; ++s) first->insert(s, Entry{s + 100});
+    first->~SequenceBuffer();
+    auto* second = new (storage) SequenceBuffer<Entry, 8>();
+    for (std::uint16_t s = 0; s < 8; ++s) EXPECT_FALSE(second->exists(s));
+    EXPECT_EQ(second->insert(3)->value, 0);
+    second->~SequenceBuffer();
+}
+
+TEST(SequenceBuffer, EntriesThatOwnMemoryFollowTheSameRules) {
+    SequenceBuffer<std::vector<int>, 4> buf;
+    ASSERT_NE(buf.insert(1, std::vector<int>{1, 2, 3}), nullptr);
+    EXPECT_EQ(*buf.find(1), (std::vector<int>{1, 2, 3}));
+    EXPECT_TRUE(buf.insert(1)->empty()) << "insert(key) resets an entry that owns memory too";
+    buf.insert(2, std::vector<int>(100, 7));
+    buf.insert(6, std::vector<int>{9});  // slides past 2: slot 2 is reused
+    EXPECT_FALSE(buf.exists(2));
+    EXPECT_EQ(*buf.find(6), std::vector<int>{9});
 }
 
 TEST(SequenceBuffer, RejectsTooOldAcceptsLateWithinWindow) {

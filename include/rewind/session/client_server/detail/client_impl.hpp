@@ -113,7 +113,7 @@ void Client<G>::predict_one(State& s, Tick t) {
     const Input* own = inputs_.find(t);
     if (slot >= 0 && own) in[static_cast<std::size_t>(slot)] = *own;
     hooks::step<G>(s, std::span<const Input>(in));
-    if (State* kept = state_history().insert(t)) *kept = s;
+    state_history().insert(t, s);
 }
 
 template <class G>
@@ -121,7 +121,7 @@ bool Client<G>::predict_tick(Tick t, EncodedInput& out) {
     Input in = input_;
     if constexpr (HasLagCompensation<G>)
         if (G::fires(in)) G::set_view_time(in, t, render_time_.view_time());
-    if (Input* kept = inputs_.insert(t)) *kept = in;
+    inputs_.insert(t, in);
     if (!has_first_input_) {
         has_first_input_ = true;
         first_input_tick_ = t;

@@ -80,8 +80,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     G::restore(s, std::span<const EntityRecord>(snap.entities));
     Tick start = has_first_input_ ? first_input_tick_ : tick;
     if (snap.has_input) {
-        if (snap.last_input_tick < tick)
-            if (State* at = state_history().insert(snap.last_input_tick)) *at = s;
+        if (snap.last_input_tick < tick) state_history().insert(snap.last_input_tick, s);
         if (snap.last_input_tick + 1 > start) start = snap.last_input_tick + 1;
     }
     if (tick - start > static_cast<std::int32_t>(kHistory) - 1)
