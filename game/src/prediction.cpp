@@ -46,26 +46,4 @@ EntitySnapshot ArenaGame::predict_entity(const EntitySnapshot& e, std::int32_t t
     return p;
 }
 
-Input ArenaGame::remote_input(const State& s, int slot) {
-    Input in{};
-    if (slot < 0 || slot >= kMaxPlayers) return in;
-    const Player& p = s.players[static_cast<std::size_t>(slot)];
-    if (!p.alive()) return in;
-    // update_velocity() steers towards stick * kTopSpeed / kAxisMax (truncated towards zero): this stick asks
-    // for the player's velocity rounded to the stick's nearest 1/127 step, so a speed between two steps loses
-    // up to a unit a tick until it sits on one (a slightly damped run-on; a very slow mover comes to rest),
-    // and a diagonal over kAxisMax is normalised by step().
-    const auto axis = [](std::int32_t v) {
-        const std::int64_t scaled = std::int64_t{v} * kAxisMax;
-        const std::int64_t rounded =
-            (scaled >= 0 ? scaled + kTopSpeed / 2 : scaled - kTopSpeed / 2) / kTopSpeed;
-        return static_cast<std::int8_t>(rounded < -kAxisMax ? -kAxisMax
-                                                            : (rounded > kAxisMax ? kAxisMax : rounded));
-    };
-    in.move_x = axis(p.vx);
-    in.move_y = axis(p.vy);
-    in.aim = p.aim;
-    return in;
-}
-
 }  // namespace arena
