@@ -62,7 +62,7 @@ public:
     /// An empty buffer. An entry that is trivially destructible is not built before it is inserted: a buffer
     /// of large flat entries (a client's predicted worlds weigh megabytes) writes none of that memory until
     /// it is used. Other entries (a world that owns heap memory) are all built here, as value-initialized.
-    SequenceBuffer() {}
+    SequenceBuffer() {}  // NOLINT(modernize-use-equals-default): = default would zero every slot
 
     /// The key type entries are stored under.
     using key_type = Key;
@@ -133,7 +133,7 @@ private:
     /// holds no entry); any other lives in its slot from construction and is assigned by insert().
     static constexpr bool kBuiltOnInsert = std::is_trivially_destructible_v<T>;
     union LazySlot {
-        LazySlot() {}
+        LazySlot() {}  // NOLINT(modernize-use-equals-default): leaves the entry unbuilt
         T entry;
     };
     struct BuiltSlot {
