@@ -54,14 +54,13 @@ class SequenceBuffer {
     static_assert(N > 0 && (N & (N - 1)) == 0, "SequenceBuffer capacity must be a power of two");
     static_assert(N <= (std::size_t{1} << (8 * sizeof(Raw) - 1)),
                   "SequenceBuffer capacity exceeds half the key range");
-    static_assert(std::is_default_constructible_v<T> && std::is_copy_constructible_v<T> &&
-                      std::is_copy_assignable_v<T>,
-                  "SequenceBuffer entries must be default and copy constructible, and copy assignable");
+    static_assert(std::is_default_constructible_v<T> && std::is_move_assignable_v<T>,
+                  "SequenceBuffer entries must be default constructible and assignable");
 
 public:
-    /// An empty buffer. An entry that is trivially destructible is not built before it is inserted: a buffer
-    /// of large flat entries (a client's predicted worlds weigh megabytes) writes none of that memory until
-    /// it is used. Other entries (a world that owns heap memory) are all built here, as value-initialized.
+    /// An empty buffer. A trivially copyable entry is not built before it is inserted: a buffer of large flat
+    /// entries (a client's predicted worlds weigh megabytes) writes none of that memory until it is used.
+    /// Other entries (a world that owns heap memory) are all built here, as value-initialized.
     SequenceBuffer() {}  // NOLINT(modernize-use-equals-default): = default would zero every slot
 
     /// The key type entries are stored under.
@@ -76,22 +75,31 @@ public:
     /// at or beyond N behind the newest. A newer `seq` slides the window forward and drops the entries it
     /// passes. Inserting an existing sequence again resets its entry.
     T* insert(Key key) {
-        SlotType* slot = claim(key);
-        if (slot == nullptr) return nullptr;
+        const std::size_t i = claim(key);
+        if (i == kTooOld) return nullptr;
+        T* entry = nullptr;
         if constexpr (kBuiltOnInsert)
-            return std::construct_at(&slot->entry);
+            entry = std::construct_at(&slots_[i].entry);
         else
-            return &(slot->entry = T{});
+            entry = &(slots_[i].entry = T{});
+        valid_[i] = true;
+        return entry;
     }
     /// As insert(key), with the entry a copy of `value`: one write of the entry where insert(key) and an
-    /// assignment are two (for a large entry, such as a predicted world, that is most of the cost).
+    /// assignment are two (for a large entry, such as a predicted world, that is most of the cost). `value`
+    /// must not be an entry of this buffer.
     T* insert(Key key, const T& value) {
-        SlotType* slot = claim(key);
-        if (slot == nullptr) return nullptr;
+        static_assert(std::is_copy_constructible_v<T> && std::is_copy_assignable_v<T>,
+                      "insert(key, value) copies the entry: T must be copyable (insert(key) needs no copy)");
+        const std::size_t i = claim(key);
+        if (i == kTooOld) return nullptr;
+        T* entry = nullptr;
         if constexpr (kBuiltOnInsert)
-            return std::construct_at(&slot->entry, value);
+            entry = std::construct_at(&slots_[i].entry, value);
         else
-            return &(slot->entry = value);
+            entry = &(slots_[i].entry = value);
+        valid_[i] = true;
+        return entry;
     }
 
     /// The entry for `seq`, or nullptr if it was never inserted, was removed or fell out of the window.
@@ -129,9 +137,10 @@ public:
     }
 
 private:
-    /// A trivially destructible entry is built in its slot by insert() only (a slot that was never valid
-    /// holds no entry); any other lives in its slot from construction and is assigned by insert().
-    static constexpr bool kBuiltOnInsert = std::is_trivially_destructible_v<T>;
+    /// A trivially copyable entry is built in its slot by insert() only (a slot that was never valid holds no
+    /// entry, and copying the buffer copies its bytes); any other lives in its slot from construction and is
+    /// assigned by insert().
+    static constexpr bool kBuiltOnInsert = std::is_trivially_copyable_v<T>;
     union LazySlot {
         LazySlot() {}  // NOLINT(modernize-use-equals-default): leaves the entry unbuilt
         T entry;
@@ -141,9 +150,10 @@ private:
     };
     using SlotType = std::conditional_t<kBuiltOnInsert, LazySlot, BuiltSlot>;
 
-    /// insert()'s window step: the slot for `key`, marked valid (its entry is built next), or nullptr when
-    /// too old.
-    SlotType* claim(Key key) {
+    static constexpr std::size_t kTooOld = N;
+    /// insert()'s window step: the slot index for `key`, left invalid until insert() has built its entry (an
+    /// entry that fails to build leaves no valid slot), or kTooOld.
+    std::size_t claim(Key key) {
         const Raw seq = Traits::raw(key);
         if (!has_newest_) {
             has_newest_ = true;
@@ -152,12 +162,12 @@ private:
             invalidate_range(static_cast<Raw>(newest_ + 1u), seq);
             newest_ = seq;
         } else if (too_old(seq)) {
-            return nullptr;
+            return kTooOld;
         }
         const std::size_t i = index_of(seq);
         sequence_[i] = seq;
-        valid_[i] = true;
-        return &slots_[i];
+        valid_[i] = false;
+        return i;
     }
     static constexpr std::size_t index_of(Raw seq) { return static_cast<std::size_t>(seq) & (N - 1); }
     static constexpr bool is_newer(Raw a, Raw b) {

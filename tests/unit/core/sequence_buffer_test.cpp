@@ -7,8 +7,10 @@
 #include <rapidcheck/gtest.h>
 
 #include <map>
+#include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace rwd {
@@ -91,6 +93,26 @@ TEST(SequenceBuffer, EntriesThatOwnMemoryFollowTheSameRules) {
     buf.insert(6, std::vector<int>{9});  // slides past 2: slot 2 is reused
     EXPECT_FALSE(buf.exists(2));
     EXPECT_EQ(*buf.find(6), std::vector<int>{9});
+}
+
+TEST(SequenceBuffer, CopiesWithItsEntriesAndTakesMoveOnlyEntries) {
+    // An entry that is trivially destructible but not trivially copyable is held built, so the buffer copies.
+    SequenceBuffer<std::pair<int, int>, 8> a;
+    a.insert(3, std::pair<int, int>{1, 2});
+    SequenceBuffer<std::pair<int, int>, 8> b;
+    b = a;
+    ASSERT_NE(b.find(3), nullptr);
+    EXPECT_EQ(*b.find(3), (std::pair<int, int>{1, 2}));
+    // A flat entry copies as bytes: inserted entries survive, the rest stay absent.
+    SequenceBuffer<Entry, 8> c;
+    c.insert(5, Entry{9});
+    const SequenceBuffer<Entry, 8> d = c;
+    EXPECT_EQ(d.find(5)->value, 9);
+    EXPECT_FALSE(d.exists(4));
+    // A move-only entry needs only insert(key).
+    SequenceBuffer<std::unique_ptr<int>, 4> m;
+    *m.insert(1) = std::make_unique<int>(7);
+    EXPECT_EQ(**m.find(1), 7);
 }
 
 TEST(SequenceBuffer, RejectsTooOldAcceptsLateWithinWindow) {
