@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -82,6 +83,23 @@ TEST(SequenceBuffer, AFreshBufferHoldsNoEntryWhateverItsMemoryHeld) {
     for (std::uint16_t s = 0; s < 8; ++s) EXPECT_FALSE(second->exists(s));
     EXPECT_EQ(second->insert(3)->value, 0);
     second->~SequenceBuffer();
+}
+
+// A flat entry whose value-initialization throws (its copy is trivial, so it is built in place).
+struct ThrowsWhenFresh {
+    ThrowsWhenFresh() { throw std::runtime_error("fresh"); }
+    explicit ThrowsWhenFresh(int v) : value(v) {}
+    int value;
+};
+
+TEST(SequenceBuffer, AnEntryThatFailsToBuildLeavesNoEntry) {
+    static_assert(std::is_trivially_copyable_v<ThrowsWhenFresh>);
+    SequenceBuffer<ThrowsWhenFresh, 8> buf;
+    ASSERT_NE(buf.insert(3, ThrowsWhenFresh{5}), nullptr);
+    EXPECT_THROW(buf.insert(3), std::runtime_error);
+    EXPECT_FALSE(buf.exists(3)) << "the slot's old entry was replaced, the new one never built";
+    ASSERT_NE(buf.insert(3, ThrowsWhenFresh{6}), nullptr);
+    EXPECT_EQ(buf.find(3)->value, 6);
 }
 
 TEST(SequenceBuffer, EntriesThatOwnMemoryFollowTheSameRules) {
