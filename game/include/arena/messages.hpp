@@ -49,29 +49,19 @@ struct ScoreMessage {
     friend bool operator==(const ScoreMessage&, const ScoreMessage&) = default;
 };
 
+// The three message codecs are defined and instantiated for every library stream (RWD_WIRE_FOR_EACH_STREAM)
+// in message_codec.cpp.
+
 /// HitMessage fields: two slots, damage 0..kMaxHp (a reader refuses anything else).
 template <class Stream>
-bool serialize(Stream& s, HitMessage& m) {
-    using rwd::wire::serialize_int;
-    return serialize_int(s, m.shooter, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&
-           serialize_int(s, m.target, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&
-           serialize_int(s, m.damage, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxHp));
-}
+bool serialize(Stream& s, HitMessage& m);
 
 /// DeathMessage fields: two slots and the weapon.
 template <class Stream>
-bool serialize(Stream& s, DeathMessage& m) {
-    using rwd::wire::serialize_int;
-    return serialize_int(s, m.victim, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&
-           serialize_int(s, m.killer, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&
-           rwd::wire::serialize_enum(s, m.weapon, Weapon::launcher);
-}
+bool serialize(Stream& s, DeathMessage& m);
 
 /// ScoreMessage fields: the slot and the score near 0.
 template <class Stream>
-bool serialize(Stream& s, ScoreMessage& m) {
-    return rwd::wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&
-           rwd::wire::serialize_relative(s, 0, m.score);
-}
+bool serialize(Stream& s, ScoreMessage& m);
 
 }  // namespace arena
