@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -47,20 +48,12 @@ struct EntityDeltaStats {
 
 namespace detail {
 
+// The op and entering-id coders are compiled once for every stream type rewind codes with
+// (RWD_WIRE_FOR_EACH_STREAM, src/sync/entity_delta.cpp), not in every list coder that calls them.
+
 /// The op prefix: `0`, `10`, `110`, `111`.
 template <class Stream>
-bool serialize_entity_op(Stream& s, EntityOp& op) {
-    std::uint32_t b0 = op == EntityOp::unchanged ? 0u : 1u;
-    if (!s.serialize_bits(b0, 1)) return false;
-    if (b0 == 0) return op = EntityOp::unchanged, true;
-    std::uint32_t b1 = op == EntityOp::changed ? 0u : 1u;
-    if (!s.serialize_bits(b1, 1)) return false;
-    if (b1 == 0) return op = EntityOp::changed, true;
-    std::uint32_t b2 = op == EntityOp::removed ? 0u : 1u;
-    if (!s.serialize_bits(b2, 1)) return false;
-    op = b2 == 0 ? EntityOp::removed : EntityOp::stale;
-    return true;
-}
+bool serialize_entity_op(Stream& s, EntityOp& op);
 
 /// Bits of the uint32 LEB128 varint of `v` (8 per 7-bit group).
 constexpr std::size_t varint_bits(std::uint32_t v) {
@@ -75,26 +68,7 @@ constexpr std::size_t varint_bits(std::uint32_t v) {
 /// An entering entity's id: the first as a varint, later ones as the gap to the previous entering id:
 /// `1` + 4 bits (gap - 1) for gaps 1..16, else `0` + varint(gap) with gap > 16 (one encoding per value).
 template <class Stream>
-bool serialize_entering_id(Stream& s, bool first, std::uint32_t previous, std::uint32_t& id) {
-    if (first) return wire::serialize_varint(s, id);
-    std::uint32_t gap = Stream::is_reading ? 0u : id - previous;
-    bool small = gap >= 1 && gap <= 16;
-    if (!wire::serialize_bool(s, small)) return false;
-    if (small) {
-        std::uint32_t g = gap - 1;
-        if (!wire::serialize_bits(s, g, 4)) return false;
-        gap = g + 1;
-    } else if (!wire::serialize_varint(s, gap)) {
-        return false;
-    }
-    if constexpr (Stream::is_reading) {
-        // Attacker-controlled: a gap that is zero, has a shorter form, or runs past 2^32 - 1 is refused.
-        if (!small && gap <= 16) return s.fail(Errc::malformed), false;
-        if (gap > 0xFFFFFFFFu - previous) return s.fail(Errc::malformed), false;
-        id = previous + gap;
-    }
-    return true;
-}
+bool serialize_entering_id(Stream& s, bool first, std::uint32_t previous, std::uint32_t& id);
 
 }  // namespace detail
 
@@ -256,8 +230,15 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
             previous = r.id;
             view.push_back(r);
         }
-        const auto by_id = [](const Record& a, const Record& b) { return a.id < b.id; };
-        std::inplace_merge(view.begin(), view.begin() + static_cast<std::ptrdiff_t>(kept), view.end(), by_id);
+        // Two ascending runs with no id in both (an entering id in the baseline was refused): merge them.
+        if (view.size() > kept) {
+            const auto mid = view.begin() + static_cast<std::ptrdiff_t>(kept);
+            std::vector<Record> merged;
+            merged.reserve(view.size());
+            std::merge(view.begin(), mid, mid, view.end(), std::back_inserter(merged),
+                       [](const Record& a, const Record& b) { return a.id < b.id; });
+            view.swap(merged);
+        }
     } else {
         std::size_t bi = 0;
         bool first = true;
