@@ -54,13 +54,17 @@ struct SnapshotPlanStats {
     bool has_baseline = false;        ///< encoded against an acknowledged snapshot
 };
 
+/// What the server keeps per client whatever its entity type: accumulated priorities and the last viewpoint.
+struct SnapshotInterest {
+    PriorityAccumulator priorities;  ///< its per-entity priorities
+    bool has_viewer = false;         ///< whether its viewpoint was ever known
+    GridPoint viewer{};              ///< its last viewpoint (used while its own entity is absent)
+};
+
 /// What the server keeps per client: its sent snapshots (baselines) and accumulated priorities.
 template <class Record>
-struct SnapshotClient {
+struct SnapshotClient : SnapshotInterest {
     SnapshotWindow<Record> window{32};  ///< snapshots sent to it
-    PriorityAccumulator priorities;     ///< its per-entity priorities
-    bool has_viewer = false;            ///< whether its viewpoint was ever known
-    GridPoint viewer{};                 ///< its last viewpoint (used while its own entity is absent)
     /// Forgets everything (a new connection).
     void reset(std::size_t window_size) {
         window.set_capacity(window_size);
@@ -86,18 +90,59 @@ struct SnapshotPlan {
 template <class Record>
 using RelevanceFn = float (*)(void* user, int client, const Record& entity);
 
+/// The half of SnapshotPlanner that does not depend on the entity type, compiled once in the library: the
+/// area of interest, the weights and priorities, and the byte budget's choice.
+class SnapshotPlannerBase {
+public:
+    /// Changes the entity-section budget (bits per snapshot; < 0 = none) for the following plans.
+    void set_budget_bits(std::int64_t bits) { config_.budget_bits = bits; }
+    /// The config in use.
+    [[nodiscard]] const SnapshotPlannerConfig& config() const { return config_; }
+
+protected:
+    /// The game's relevance of the world's entity `index` to the client being planned (<= 0: not relevant).
+    using IndexRelevance = float (*)(const void* context, std::uint32_t index);
+
+    explicit SnapshotPlannerBase(const SnapshotPlannerConfig& config);
+
+    /// This snapshot's positions and weights (see SnapshotPlanner::set_world); world_ids_ must hold the ids.
+    void set_world_index(std::span<const GridPoint> positions, std::span<const float> weights);
+    /// Fills relevant_ (ascending world indices, at most max_entities), ids_ and weights_out_ with what is
+    /// relevant to `client`, whose own entity `viewer` (-1: none) is always among them, and adds the weights
+    /// to its priorities. `relevance` may be null.
+    void select_relevant(SnapshotInterest& client, int viewer, IndexRelevance relevance, const void* context);
+    /// Chooses among candidates_ within the budget left after `mandatory` bits, marks chosen_ (by position
+    /// in relevant_) and resets the chosen entities' priorities. Returns the bits planned.
+    std::int64_t choose(SnapshotInterest& client, std::int64_t mandatory);
+    /// Whether this plan uses the area of interest (a radius, and a position per entity).
+    [[nodiscard]] bool spatial() const {
+        return config_.aoi_radius > 0 && positions_.size() == world_ids_.size();
+    }
+
+    SnapshotPlannerConfig config_;
+    InterestGrid grid_;
+    std::vector<std::uint32_t> world_ids_;  // this snapshot's entity ids, in world order
+    std::span<const GridPoint> positions_{};
+    std::span<const float> weights_{};
+    std::vector<std::uint32_t> relevant_;
+    std::vector<std::uint32_t> ids_;
+    std::vector<float> weights_out_;
+    std::vector<PriorityCandidate> candidates_;
+    std::vector<std::uint8_t> chosen_;
+};
+
 /// Shared by all clients of a server: set_world() once per snapshot, then plan() and commit() per client.
 /// Record needs `std::uint32_t id`, `snap` with ==, and ADL serialize (and optionally serialize_delta) on the
 /// snap.
 template <class Record>
-class SnapshotPlanner {
+class SnapshotPlanner : public SnapshotPlannerBase {
 public:
     using Snap = std::remove_cvref_t<decltype(std::declval<Record&>().snap)>;  ///< one entity's value
     /// A game's prediction: `snap` advanced by `ticks` (0..kMaxPredictionTicks), deterministic.
     using PredictFn = Snap (*)(const Snap& snap, std::int32_t ticks);
 
     /// A planner with `config` (must be valid).
-    explicit SnapshotPlanner(const SnapshotPlannerConfig& config) : config_(config), grid_(config.grid) {}
+    explicit SnapshotPlanner(const SnapshotPlannerConfig& config) : SnapshotPlannerBase(config) {}
 
     /// Codes every entity against its baseline value advanced by `fn` (null: against the baseline value).
     void set_predictor(PredictFn fn) { predict_ = fn; }
@@ -112,9 +157,9 @@ public:
                    std::span<const float> weights = {}, std::span<const Record> owner_view = {}) {
         world_ = entities;
         owner_world_ = owner_view.size() == entities.size() ? owner_view : std::span<const Record>{};
-        positions_ = positions;
-        weights_ = weights;
-        if (config_.aoi_radius > 0 && positions.size() == entities.size()) grid_.build(positions);
+        world_ids_.resize(entities.size());
+        for (std::size_t i = 0; i < entities.size(); ++i) world_ids_[i] = entities[i].id;
+        set_world_index(positions, weights);
     }
 
     /// Plans `client`'s next snapshot. `viewer` is the index in the world of the entity the client controls
@@ -139,45 +184,12 @@ public:
             out.reference.empty() ? out.baseline : std::span<const Record>(out.reference);
 
         // Relevant entities (ascending world indices) and their weights.
-        const bool spatial = config_.aoi_radius > 0 && positions_.size() == world_.size();
-        if (viewer >= 0 && static_cast<std::size_t>(viewer) < positions_.size()) {
-            client.has_viewer = true;
-            client.viewer = positions_[static_cast<std::size_t>(viewer)];
-        }
-        relevant_.clear();
-        if (spatial && client.has_viewer) {
-            grid_.query(client.viewer, config_.aoi_radius, relevant_);
+        if (relevance != nullptr) {
+            const GameRelevance ctx{this, relevance, user, client_id, viewer};
+            select_relevant(client, viewer, &GameRelevance::of, &ctx);
         } else {
-            for (std::uint32_t i = 0; i < world_.size(); ++i) relevant_.push_back(i);
+            select_relevant(client, viewer, nullptr, nullptr);
         }
-        if (viewer >= 0 && static_cast<std::size_t>(viewer) < world_.size() &&
-            !std::binary_search(relevant_.begin(), relevant_.end(), static_cast<std::uint32_t>(viewer))) {
-            relevant_.insert(
-                std::lower_bound(relevant_.begin(), relevant_.end(), static_cast<std::uint32_t>(viewer)),
-                static_cast<std::uint32_t>(viewer));
-        }
-        ids_.clear();
-        weights_out_.clear();
-        std::size_t kept = 0;
-        for (std::uint32_t idx : relevant_) {
-            const Record& e = entity(idx, viewer);
-            float w = idx < weights_.size() ? weights_[idx] : 1.0f;
-            if (relevance && static_cast<int>(idx) != viewer) w *= relevance(user, client_id, e);
-            if (!(w > 0.0f) && static_cast<int>(idx) != viewer) continue;
-            if (!(w > 0.0f)) w = 1.0f;
-            if (spatial && client.has_viewer)
-                w *= distance_weight(config_.priority, distance_squared(positions_[idx], client.viewer),
-                                     config_.aoi_radius);
-            relevant_[kept++] = idx;
-            ids_.push_back(e.id);
-            weights_out_.push_back(w);
-        }
-        relevant_.resize(kept);
-        if (relevant_.size() > config_.max_entities)
-            relevant_.resize(config_.max_entities);  // the rest next time
-        ids_.resize(relevant_.size());
-        weights_out_.resize(relevant_.size());
-        client.priorities.accumulate(ids_, weights_out_);
         out.stats.relevant = static_cast<std::uint32_t>(relevant_.size());
 
         // Merge with the baseline: unchanged and removed are decided; changed and entering become candidates.
@@ -209,19 +221,7 @@ public:
         }
         for (; b < bl.size(); ++b) mandatory += 3, ++out.stats.removed;
 
-        const std::int64_t budget =
-            config_.budget_bits < 0 ? -1 : std::max<std::int64_t>(0, config_.budget_bits - mandatory);
-        const std::size_t chosen = select_within_budget(candidates_, budget);
-        std::int64_t planned = mandatory;
-        chosen_.assign(world_.size() > 0 ? relevant_.size() : 0, 0);
-        for (std::size_t c = 0; c < chosen; ++c) {
-            planned += candidates_[c].cost_bits;
-            const auto pos = std::lower_bound(relevant_.begin(), relevant_.end(), candidates_[c].index) -
-                             relevant_.begin();
-            chosen_[static_cast<std::size_t>(pos)] = 1;
-            client.priorities.reset(world_[candidates_[c].index].id);
-        }
-        out.stats.estimated_bits = planned;
+        out.stats.estimated_bits = choose(client, mandatory);
 
         // What the client holds after decoding.
         b = 0;
@@ -259,28 +259,27 @@ public:
         slot.assign(plan.held.begin(), plan.held.end());
     }
 
-    /// Changes the entity-section budget (bits per snapshot; < 0 = none) for the following plans.
-    void set_budget_bits(std::int64_t bits) { config_.budget_bits = bits; }
-    /// The config in use.
-    [[nodiscard]] const SnapshotPlannerConfig& config() const { return config_; }
-
 private:
+    /// A game relevance function bound to the client being planned, asked by world index.
+    struct GameRelevance {
+        const SnapshotPlanner* planner;
+        RelevanceFn<Record> fn;
+        void* user;
+        int client_id;
+        int viewer;
+        static float of(const void* context, std::uint32_t index) {
+            const auto& g = *static_cast<const GameRelevance*>(context);
+            return g.fn(g.user, g.client_id, g.planner->entity(index, g.viewer));
+        }
+    };
+
     /// The world's entity `idx` as the client whose own entity is `viewer` receives it.
     const Record& entity(std::uint32_t idx, int viewer) const {
         return static_cast<int>(idx) == viewer && !owner_world_.empty() ? owner_world_[idx] : world_[idx];
     }
 
-    SnapshotPlannerConfig config_;
-    InterestGrid grid_;
     std::span<const Record> world_{};
     std::span<const Record> owner_world_{};
-    std::span<const GridPoint> positions_{};
-    std::span<const float> weights_{};
-    std::vector<std::uint32_t> relevant_;
-    std::vector<std::uint32_t> ids_;
-    std::vector<float> weights_out_;
-    std::vector<PriorityCandidate> candidates_;
-    std::vector<std::uint8_t> chosen_;
     PredictFn predict_ = nullptr;
     Tick now_{};
 };
