@@ -354,5 +354,57 @@ TEST(SnapshotPlanner, TheOwnerReceivesItsEntityWholeAndEveryoneElseTheRemoteView
     EXPECT_EQ(plan.held, remote);
 }
 
+/// A game relevance that refuses entity 2, weighs entity 3 five times, and notes whom it was asked about.
+struct Relevance {
+    std::vector<std::pair<int, Rec>> asked;  // (client, entity)
+    static float of(void* user, int client, const Rec& e) {
+        auto& r = *static_cast<Relevance*>(user);
+        r.asked.emplace_back(client, e);
+        return e.id == 2 ? 0.0f : (e.id == 3 ? 5.0f : 1.0f);
+    }
+};
+
+TEST(SnapshotPlanner, TheGameRelevanceFiltersAndWeighsEveryEntityButTheClientsOwn) {
+    // Entities 1, 2 and 3 stand at the same distance from the viewer, entity 0.
+    const std::vector<Rec> owner{{0, {0, 0, 77}}, {1, {300, 0, 50}}, {2, {0, 300, 50}}, {3, {-300, 0, 50}}};
+    const std::vector<Rec> remote{{0, {0, 0, 0}}, {1, {300, 0, 50}}, {2, {0, 300, 50}}, {3, {-300, 0, 50}}};
+    const auto pos = toy::positions(owner);
+    SnapshotPlannerConfig c = aoi_config(1000);
+    SnapshotPlanner<Rec> planner(c);
+    planner.set_world(std::span<const Rec>(remote), std::span<const GridPoint>(pos), {},
+                      std::span<const Rec>(owner));
+    Relevance rel;
+    SnapshotClient<Rec> client;
+    client.reset(c.window);
+    SnapshotPlan<Rec> plan;
+    planner.plan(client, 0, 0, plan, &Relevance::of, &rel, 7);
+    // Entity 2 is left out; the client's own entity is always in, whole, and the game is never asked about
+    // it.
+    EXPECT_EQ(plan.held, (std::vector<Rec>{owner[0], remote[1], remote[3]}));
+    EXPECT_EQ(plan.stats.relevant, 3u);
+    ASSERT_EQ(rel.asked.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(rel.asked[i].first, 7);               // the client id given to plan()
+        EXPECT_EQ(rel.asked[i].second, remote[i + 1]);  // the entity as every other client receives it
+    }
+
+    // With no room in the budget the packer still sends the highest-priority entity besides the own one. At
+    // the same distance, without the game's weights that is entity 1 (a tie goes to the lower index); with
+    // them, entity 3, weighed five times. Entity 1 keeps the priority it gained; entity 2 gains none.
+    planner.set_budget_bits(0);
+    SnapshotClient<Rec> plain;
+    plain.reset(c.window);
+    planner.plan(plain, 0, 0, plan);
+    EXPECT_EQ(plan.held, (std::vector<Rec>{owner[0], remote[1]}));
+    SnapshotClient<Rec> weighed;
+    weighed.reset(c.window);
+    planner.plan(weighed, 0, 0, plan, &Relevance::of, &rel, 7);
+    EXPECT_EQ(plan.held, (std::vector<Rec>{owner[0], remote[3]}));
+    EXPECT_EQ(plan.stats.deferred, 1u);
+    EXPECT_FLOAT_EQ(weighed.priorities.priority(1), distance_weight(c.priority, 300 * 300, c.aoi_radius));
+    EXPECT_EQ(weighed.priorities.priority(2), 0.0f);
+    EXPECT_EQ(weighed.priorities.priority(3), 0.0f);  // sent: reset
+}
+
 }  // namespace
 }  // namespace rwd::sync
