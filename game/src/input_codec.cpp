@@ -1,4 +1,7 @@
 /// The arena's input codec, compiled once for every stream type rewind serializes with.
+#include <cstdint>
+
+#include <rewind/wire/serialize.hpp>
 #include <rewind/wire/stream_list.hpp>
 
 #include "arena/input.hpp"

@@ -4,9 +4,12 @@
 
 #include <rewind/wire/context.hpp>
 #include <rewind/wire/residual.hpp>
+#include <rewind/wire/serialize.hpp>
 #include <rewind/wire/stream_list.hpp>
 
+#include "arena/constants.hpp"
 #include "arena/snapshot.hpp"
+#include "arena/state.hpp"
 
 namespace arena {
 namespace detail {

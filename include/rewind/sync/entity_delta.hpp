@@ -235,7 +235,9 @@ bool serialize_entity_delta(Stream& s, std::span<const Record> baseline, std::ve
             const auto mid = view.begin() + static_cast<std::ptrdiff_t>(kept);
             std::vector<Record> merged;
             merged.reserve(view.size());
-            std::merge(view.begin(), mid, mid, view.end(), std::back_inserter(merged),
+            std::merge(std::make_move_iterator(view.begin()), std::make_move_iterator(mid),
+                       std::make_move_iterator(mid), std::make_move_iterator(view.end()),
+                       std::back_inserter(merged),
                        [](const Record& a, const Record& b) { return a.id < b.id; });
             view.swap(merged);
         }

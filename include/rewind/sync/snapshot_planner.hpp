@@ -9,7 +9,6 @@
 #include <rewind/sync/priority_accumulator.hpp>
 #include <rewind/sync/snapshot_window.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -152,13 +151,18 @@ public:
     /// This snapshot's world: every entity sorted by id, with its position and game weight (weights may be
     /// empty: all 1). `owner_view` (empty, or the same entities in the same order) is what the client that
     /// controls an entity receives of it, where `entities` is what every other client receives (a game's
-    /// owner-only fields left out). The spans must stay valid until the last plan() of this snapshot.
+    /// owner-only fields left out); one of another size or with other ids is ignored. The spans must stay
+    /// valid until the last plan() of this snapshot.
     void set_world(std::span<const Record> entities, std::span<const GridPoint> positions,
                    std::span<const float> weights = {}, std::span<const Record> owner_view = {}) {
         world_ = entities;
-        owner_world_ = owner_view.size() == entities.size() ? owner_view : std::span<const Record>{};
         world_ids_.resize(entities.size());
-        for (std::size_t i = 0; i < entities.size(); ++i) world_ids_[i] = entities[i].id;
+        bool same_ids = owner_view.size() == entities.size();
+        for (std::size_t i = 0; i < entities.size(); ++i) {
+            world_ids_[i] = entities[i].id;
+            same_ids = same_ids && owner_view[i].id == entities[i].id;
+        }
+        owner_world_ = same_ids ? owner_view : std::span<const Record>{};
         set_world_index(positions, weights);
     }
 

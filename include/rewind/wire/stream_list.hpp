@@ -21,8 +21,8 @@
 ///
 /// A stream type missing from the list then fails at link time (an undefined `serialize<...>`), never
 /// silently.
-// NOLINTNEXTLINE(cppcoreguidelines-macro-usage): an explicit instantiation needs a type list at namespace
-// scope
+// An explicit instantiation needs a type list at namespace scope, hence a macro.
+// NOLINTNEXTLINE(cppcoreguidelines-macro-usage)
 #define RWD_WIRE_FOR_EACH_STREAM(X)    \
     X(::rwd::wire::WriteStream)        \
     X(::rwd::wire::ReadStream)         \

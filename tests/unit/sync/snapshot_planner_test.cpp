@@ -352,6 +352,13 @@ TEST(SnapshotPlanner, TheOwnerReceivesItsEntityWholeAndEveryoneElseTheRemoteView
                       std::span<const Rec>(short_owner));
     planner.plan(c0, 2, 0, plan);
     EXPECT_EQ(plan.held, remote);
+    // So is one of the right size whose ids are not the world's.
+    std::vector<Rec> other_ids = owner;
+    other_ids[1].id = 5;
+    planner.set_world(std::span<const Rec>(remote), std::span<const GridPoint>(pos), {},
+                      std::span<const Rec>(other_ids));
+    planner.plan(c0, 3, 0, plan);
+    EXPECT_EQ(plan.held, remote);
 }
 
 /// A game relevance that refuses entity 2, weighs entity 3 five times, and notes whom it was asked about.
