@@ -60,15 +60,20 @@ void SnapshotPlannerBase::select_relevant(SnapshotInterest& client, int viewer, 
 std::int64_t SnapshotPlannerBase::choose(SnapshotInterest& client, std::int64_t mandatory) {
     const std::int64_t budget =
         config_.budget_bits < 0 ? -1 : std::max<std::int64_t>(0, config_.budget_bits - mandatory);
-    const std::size_t chosen = select_within_budget(candidates_, budget);
+    std::int64_t wanted = 0;
+    for (const PriorityCandidate& c : candidates_) wanted += c.cost_bits;
+    // When everything fits, the packer takes everything: no need to rank them (the usual case, the budget
+    // being a safety valve).
+    const std::size_t chosen =
+        budget < 0 || wanted <= budget ? candidates_.size() : select_within_budget(candidates_, budget);
     std::int64_t planned = mandatory;
     chosen_.assign(world_ids_.empty() ? 0 : relevant_.size(), 0);
     for (std::size_t c = 0; c < chosen; ++c) {
         planned += candidates_[c].cost_bits;
-        const auto pos =
-            std::lower_bound(relevant_.begin(), relevant_.end(), candidates_[c].index) - relevant_.begin();
-        chosen_[static_cast<std::size_t>(pos)] = 1;
-        client.priorities.reset(world_ids_[candidates_[c].index]);
+        const auto pos = static_cast<std::size_t>(
+            std::lower_bound(relevant_.begin(), relevant_.end(), candidates_[c].index) - relevant_.begin());
+        chosen_[pos] = 1;
+        client.priorities.reset_at(pos);  // the priorities hold the relevant ids in order (select_relevant)
     }
     return planned;
 }

@@ -3,6 +3,8 @@
 
 #include <rewind/core/result.hpp>
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -35,6 +37,16 @@ public:
     [[nodiscard]] float priority(std::uint32_t id) const;
     /// Sets `id` back to 0: it was sent.
     void reset(std::uint32_t id);
+    /// The accumulated priority of the `i`-th id the last accumulate() was given (no search; i < size()).
+    [[nodiscard]] float priority_at(std::size_t i) const {
+        assert(i < entries_.size());
+        return entries_[i].second;
+    }
+    /// Sets the `i`-th id the last accumulate() was given back to 0 (no search; i < size()).
+    void reset_at(std::size_t i) {
+        assert(i < entries_.size());
+        entries_[i].second = 0.0f;
+    }
     /// Forgets every entity.
     void clear() { entries_.clear(); }
     /// Entities tracked.

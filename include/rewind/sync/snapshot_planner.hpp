@@ -201,16 +201,18 @@ public:
         std::int64_t mandatory = 1 + static_cast<std::int64_t>(wire::bits_required(config_.max_entities - 1));
         std::size_t b = 0;
         const auto& bl = out.baseline;
-        for (std::uint32_t idx : relevant_) {
+        // select_relevant() gave the priorities exactly the relevant ids, in order: entity k's is at k.
+        for (std::size_t k = 0; k < relevant_.size(); ++k) {
+            const std::uint32_t idx = relevant_[k];
             const Record& e = entity(idx, viewer);
             while (b < bl.size() && bl[b].id < e.id) mandatory += 3, ++out.stats.removed, ++b;
             const bool forced = static_cast<int>(idx) == viewer;
-            const float pri = client.priorities.priority(e.id);
+            const float pri = client.priorities.priority_at(k);
             if (b < bl.size() && bl[b].id == e.id) {
                 if (ref[b].snap == e.snap) {
                     mandatory += 1;
                     ++out.stats.unchanged;
-                    client.priorities.reset(e.id);  // the client already holds this value
+                    client.priorities.reset_at(k);  // the client already holds this value
                 } else {
                     mandatory += 3;  // as stale, if left out
                     const auto cost = 2 + delta_entity_bits(e.snap, ref[b].snap);

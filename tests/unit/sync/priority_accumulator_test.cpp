@@ -42,6 +42,23 @@ TEST(PriorityAccumulator, AccumulatesResetsAndForgets) {
     EXPECT_FLOAT_EQ(p.priority(1), 3.0f);
 }
 
+TEST(PriorityAccumulator, ByPositionIsTheIdAtThatPlaceOfTheLastAccumulate) {
+    PriorityAccumulator p;
+    const std::vector<std::uint32_t> ids{2, 7, 40};
+    p.accumulate(ids, std::vector<float>{1.0f, 2.0f, 3.0f});
+    p.accumulate(ids, std::vector<float>{1.0f, 2.0f, 3.0f});
+    for (std::size_t i = 0; i < ids.size(); ++i) EXPECT_FLOAT_EQ(p.priority_at(i), p.priority(ids[i])) << i;
+    p.reset_at(1);
+    EXPECT_FLOAT_EQ(p.priority(7), 0.0f);
+    EXPECT_FLOAT_EQ(p.priority(2), 2.0f);
+    EXPECT_FLOAT_EQ(p.priority(40), 6.0f);
+    // A smaller set renumbers: position 1 is now id 40.
+    p.accumulate(std::vector<std::uint32_t>{2, 40}, std::vector<float>{1.0f, 1.0f});
+    EXPECT_FLOAT_EQ(p.priority_at(1), 7.0f);
+    p.reset_at(0);
+    EXPECT_FLOAT_EQ(p.priority(2), 0.0f);
+}
+
 TEST(SelectWithinBudget, ForcedFirstThenPriorityWhileItFits) {
     std::vector<PriorityCandidate> c{
         {0, 5.0f, 40, false}, {1, 1.0f, 10, true}, {2, 4.0f, 100, false}, {3, 3.0f, 30, false}};
