@@ -25,6 +25,9 @@ struct SnapshotPlannerConfig {
     PriorityConfig priority{};      ///< distance weights
     std::int64_t budget_bits = -1;  ///< entity-section bits per snapshot; < 0 = no budget
     std::uint32_t max_entities = kDefaultMaxEntities;  ///< most entities in one client's list, 1..65535
+    /// Whether each plan measures its list's exact bits with the codec (SnapshotPlanStats::planned_bits; 0
+    /// when off). A caller that writes the list anyway and needs no figure before it saves that pass.
+    bool measure_planned_bits = true;
 
     /// Ok, or invalid_config naming the first field out of range.
     [[nodiscard]] Status validate() const {
@@ -49,7 +52,8 @@ struct SnapshotPlanStats {
     std::uint32_t stale = 0;          ///< changed but left out by the budget (keep their baseline value)
     std::uint32_t deferred = 0;       ///< entering but left out by the budget
     std::int64_t estimated_bits = 0;  ///< the selection's upper bound of the entity list's bits
-    std::int64_t planned_bits = 0;    ///< the entity list's bits, measured with the codec itself
+    std::int64_t planned_bits = 0;    ///< the entity list's bits, measured with the codec itself (0 unless
+                                      ///< SnapshotPlannerConfig::measure_planned_bits)
     bool has_baseline = false;        ///< encoded against an acknowledged snapshot
 };
 
@@ -252,9 +256,11 @@ public:
             }
         }
         // The exact size, from the codec itself (the selection above used upper bounds).
-        wire::MeasureStream m;
-        (void)serialize_entity_delta(m, out.baseline, out.held, out.stale, config_.max_entities, ref);
-        out.stats.planned_bits = static_cast<std::int64_t>(m.bits_used());
+        if (config_.measure_planned_bits) {
+            wire::MeasureStream m;
+            (void)serialize_entity_delta(m, out.baseline, out.held, out.stale, config_.max_entities, ref);
+            out.stats.planned_bits = static_cast<std::int64_t>(m.bits_used());
+        }
     }
 
     /// Stores the plan's view as snapshot `sequence` for `tick` in the client's window (after encoding it:

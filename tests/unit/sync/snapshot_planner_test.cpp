@@ -330,6 +330,44 @@ TEST(SnapshotPlanner, PlannedBitsAreTheEncodedBitsOnRandomWorlds) {
     }
 }
 
+TEST(SnapshotPlanner, WithoutTheMeasurementEveryPlanIsTheSameAndPlannedBitsIsZero) {
+    SnapshotPlannerConfig c = aoi_config(4000);
+    c.budget_bits = 300;  // binding at times: the budget's choice must not depend on the measurement
+    SnapshotPlannerConfig unmeasured = c;
+    unmeasured.measure_planned_bits = false;
+    SnapshotPlanner<Rec> a(c), b(unmeasured);
+    SnapshotClient<Rec> ca, cb;
+    ca.reset(c.window);
+    cb.reset(c.window);
+    SnapshotPlan<Rec> pa, pb;
+    Rng rng(5);
+    std::vector<Rec> world;
+    for (std::uint32_t i = 0; i < 40; ++i)
+        world.push_back(Rec{i * 3, {rng.range(-6000, 6000), rng.range(-6000, 6000), 100}});
+    for (std::uint16_t n = 0; n < 60; ++n) {
+        for (Rec& r : world)
+            if (rng.uniform(3) == 0) r.snap.x += rng.range(-400, 400);
+        const auto pos = toy::positions(world);
+        for (auto* p : {&a, &b}) {
+            p->set_world(std::span<const Rec>(world), std::span<const GridPoint>(pos));
+            p->set_now(Tick{2u * n});
+        }
+        a.plan(ca, n, 0, pa);
+        b.plan(cb, n, 0, pb);
+        EXPECT_EQ(pa.held, pb.held) << n;
+        EXPECT_EQ(pa.stale, pb.stale) << n;
+        EXPECT_EQ(pa.stats.estimated_bits, pb.stats.estimated_bits) << n;
+        EXPECT_GT(pa.stats.planned_bits, 0) << n;
+        EXPECT_EQ(pb.stats.planned_bits, 0) << n;
+        a.commit(ca, n, Tick{2u * n}, pa);
+        b.commit(cb, n, Tick{2u * n}, pb);
+        if (n % 3 == 0) {
+            (void)ca.window.ack(Tick{2u * n});
+            (void)cb.window.ack(Tick{2u * n});
+        }
+    }
+}
+
 TEST(SnapshotPlanner, TheOwnerReceivesItsEntityWholeAndEveryoneElseTheRemoteView) {
     // hp plays the owner-only field: the world others see has it at 0.
     const std::vector<Rec> owner{{0, {0, 0, 77}}, {1, {100, 0, 55}}};

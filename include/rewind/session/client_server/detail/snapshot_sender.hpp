@@ -191,6 +191,9 @@ public:
         p.priority.near_weight = c.near_weight;
         p.priority.far_weight = c.far_weight;
         p.max_entities = kMaxSnapshotEntities;
+        // Only a range-coded list needs the bit-packed size before it is written (to learn coded_ratio_); a
+        // bit-packed list is written right after the plan, and nothing reads the figure.
+        p.measure_planned_bits = c.range_coded;
         return p;
     }
 
