@@ -9,7 +9,8 @@
 
 namespace arena {
 
-/// HitMessage fields: two slots, damage 0..kMaxHp (a reader refuses anything else).
+// The three codecs are documented in arena/messages.hpp.
+
 template <class Stream>
 bool serialize(Stream& s, HitMessage& m) {
     using rwd::wire::serialize_int;
@@ -18,7 +19,6 @@ bool serialize(Stream& s, HitMessage& m) {
            serialize_int(s, m.damage, std::uint8_t{0}, static_cast<std::uint8_t>(kMaxHp));
 }
 
-/// DeathMessage fields: two slots and the weapon.
 template <class Stream>
 bool serialize(Stream& s, DeathMessage& m) {
     using rwd::wire::serialize_int;
@@ -27,7 +27,6 @@ bool serialize(Stream& s, DeathMessage& m) {
            rwd::wire::serialize_enum(s, m.weapon, Weapon::launcher);
 }
 
-/// ScoreMessage fields: the slot and the score near 0.
 template <class Stream>
 bool serialize(Stream& s, ScoreMessage& m) {
     return rwd::wire::serialize_int(s, m.slot, std::uint8_t{0}, std::uint8_t{kMaxPlayers - 1}) &&

@@ -153,8 +153,7 @@ bool serialize_kind_fields(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
 }  // namespace
 }  // namespace detail
 
-/// Reads, writes or measures one entity in full: kind, motion, then the kind's own fields. Values outside the
-/// grid ranges fail the stream (on read: attacker data is rejected, never clamped silently).
+// serialize() and serialize_delta(): documented in arena/snapshot.hpp.
 template <class Stream>
 bool serialize(Stream& s, EntitySnapshot& v) {
     if constexpr (Stream::is_reading) v = EntitySnapshot{};
@@ -163,9 +162,6 @@ bool serialize(Stream& s, EntitySnapshot& v) {
            detail::serialize_kind_fields(s, v, nullptr);
 }
 
-/// Reads, writes or measures one entity against a base both sides hold: one bit per unchanged group,
-/// positions and velocities as residuals from the base (wire::serialize_residual: small moves cost 5-10
-/// bits), a changed kind in full.
 template <class Stream>
 bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     using rwd::wire::serialize_bool;

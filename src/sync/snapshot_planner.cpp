@@ -70,10 +70,9 @@ std::int64_t SnapshotPlannerBase::choose(SnapshotInterest& client, std::int64_t 
     chosen_.assign(world_ids_.empty() ? 0 : relevant_.size(), 0);
     for (std::size_t c = 0; c < chosen; ++c) {
         planned += candidates_[c].cost_bits;
-        const auto pos = static_cast<std::size_t>(
-            std::lower_bound(relevant_.begin(), relevant_.end(), candidates_[c].index) - relevant_.begin());
+        const std::size_t pos = candidates_[c].index;  // its place in relevant_, and in the priorities
         chosen_[pos] = 1;
-        client.priorities.reset_at(pos);  // the priorities hold the relevant ids in order (select_relevant)
+        client.priorities.reset_at(pos);
     }
     return planned;
 }

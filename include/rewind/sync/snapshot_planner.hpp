@@ -114,8 +114,9 @@ protected:
     /// relevant to `client`, whose own entity `viewer` (-1: none) is always among them, and adds the weights
     /// to its priorities. `relevance` may be null.
     void select_relevant(SnapshotInterest& client, int viewer, IndexRelevance relevance, const void* context);
-    /// Chooses among candidates_ within the budget left after `mandatory` bits, marks chosen_ (by position
-    /// in relevant_) and resets the chosen entities' priorities. Returns the bits planned.
+    /// Chooses among candidates_ (each indexed by its position in relevant_, so ties go to the lower world
+    /// index) within the budget left after `mandatory` bits, marks chosen_ and resets the chosen entities'
+    /// priorities. Returns the bits planned.
     std::int64_t choose(SnapshotInterest& client, std::int64_t mandatory);
     /// Whether this plan uses the area of interest (a radius, and a position per entity).
     [[nodiscard]] bool spatial() const {
@@ -220,13 +221,14 @@ public:
                 } else {
                     mandatory += 3;  // as stale, if left out
                     const auto cost = 2 + delta_entity_bits(e.snap, ref[b].snap);
-                    candidates_.push_back(
-                        {idx, pri, static_cast<std::uint32_t>(cost > 3 ? cost - 3 : 0), forced});
+                    candidates_.push_back({static_cast<std::uint32_t>(k), pri,
+                                           static_cast<std::uint32_t>(cost > 3 ? cost - 3 : 0), forced});
                 }
                 ++b;
             } else {
                 const auto cost = entering_id_bits_max(e.id) + full_entity_bits(e.snap);
-                candidates_.push_back({idx, pri, static_cast<std::uint32_t>(cost), forced});
+                candidates_.push_back(
+                    {static_cast<std::uint32_t>(k), pri, static_cast<std::uint32_t>(cost), forced});
             }
         }
         for (; b < bl.size(); ++b) mandatory += 3, ++out.stats.removed;
