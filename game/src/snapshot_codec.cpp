@@ -1,5 +1,7 @@
 /// The arena's entity codec (full and delta forms), compiled once for every stream type rewind serializes
 /// with.
+#include <array>
+#include <bit>
 #include <cstdint>
 
 #include <rewind/wire/context.hpp>
@@ -29,6 +31,91 @@ bool serialize_aim(Stream& s, std::uint16_t& aim, const EntitySnapshot* base) {
         }
     }
     return serialize_u16(s, aim, 0xFFFF);
+}
+
+/// Score and deaths in full are residuals from 0 (range-coded lists), their ordinals from here to 63.
+constexpr std::uint32_t kFullCountOrdinal = 64 - rwd::wire::kResidualOrdinals;
+/// A coordinate's low bits that a range-coded full form codes as uniform bits (1024 units: a metre).
+constexpr int kCoordinateUniformBits = 10;
+
+/// A position residual's mantissa bits below its top four carry no pattern: they are uniform bits.
+constexpr int kPositionModelledBits = 4;
+
+/// A score or death count: on a context-modelling stream a residual, from the base's count in delta mode
+/// (from ordinal 1, after "changed") and from 0 in full (from kFullCountOrdinal): counts are small and move
+/// by one. Elsewhere 32 raw bits, as always.
+template <class Stream>
+bool serialize_count(Stream& s, std::uint32_t ctx, std::int32_t& v, const std::int32_t* base) {
+    if constexpr (rwd::wire::kModelsContext<Stream>) {
+        return rwd::wire::serialize_residual(s, ctx, base != nullptr ? *base : 0, v,
+                                             base != nullptr ? 1 : kFullCountOrdinal);
+    } else {
+        return serialize_i32_raw(s, v);
+    }
+}
+
+/// A player's generator state (PCG32): two uint64 fields, except on a range stream, which codes what each
+/// word is: the state rng[0], random by design, as 64 uniform bits (low half first); the increment rng[1], a
+/// small odd number fixed per player, in group kCtxGenerator as its low half (as an int32) residual from 0,
+/// then "high half non-zero" and, if so, the high half as 32 uniform bits.
+template <class Stream>
+bool serialize_generator(Stream& s, std::array<std::uint64_t, 2>& rng) {
+    if constexpr (rwd::wire::kModelsContext<Stream>) {
+        using rwd::wire::serialize_uniform_bits;
+        auto lo = static_cast<std::uint32_t>(rng[0]);
+        auto hi = static_cast<std::uint32_t>(rng[0] >> 32);
+        if (!serialize_uniform_bits(s, lo, 32) || !serialize_uniform_bits(s, hi, 32)) return false;
+        if constexpr (Stream::is_reading) rng[0] = (std::uint64_t{hi} << 32) | lo;
+        auto inc_lo = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng[1]));
+        auto inc_hi = static_cast<std::uint32_t>(rng[1] >> 32);
+        if (!rwd::wire::serialize_residual(s, kCtxGenerator, 0, inc_lo)) return false;
+        rwd::wire::set_context(s, kCtxGenerator, rwd::wire::kResidualOrdinals);
+        bool high = inc_hi != 0;
+        if (!rwd::wire::serialize_bool(s, high)) return false;
+        if (high && !serialize_uniform_bits(s, inc_hi, 32)) return false;
+        if constexpr (Stream::is_reading) {
+            if (high && inc_hi == 0) return s.fail(rwd::Errc::malformed), false;  // one encoding per value
+            rng[1] = (std::uint64_t{inc_hi} << 32) | static_cast<std::uint32_t>(inc_lo);
+        }
+        return true;
+    } else {
+        return rwd::wire::serialize_uint64(s, rng[0]) && rwd::wire::serialize_uint64(s, rng[1]);
+    }
+}
+
+/// A coordinate in [0, kArenaSize] in full on a range stream: its top bits through the slot's models, its
+/// low kCoordinateUniformBits (under a metre) as uniform bits.
+template <class Stream>
+bool serialize_coordinate(Stream& s, std::int32_t& v) {
+    if constexpr (!Stream::is_reading) {
+        if (v < 0 || v > kArenaSize) return s.fail(rwd::Errc::value_out_of_range), false;
+    }
+    constexpr int kTopBits = std::bit_width(static_cast<std::uint32_t>(kArenaSize)) - kCoordinateUniformBits;
+    auto top = static_cast<std::uint32_t>(v) >> kCoordinateUniformBits;
+    auto low = static_cast<std::uint32_t>(v) & ((1u << kCoordinateUniformBits) - 1);
+    if (!s.serialize_bits(top, kTopBits) ||
+        !rwd::wire::serialize_uniform_bits(s, low, kCoordinateUniformBits))
+        return false;
+    if constexpr (Stream::is_reading) {
+        const std::uint32_t value = (top << kCoordinateUniformBits) | low;
+        if (value > static_cast<std::uint32_t>(kArenaSize))
+            return s.fail(rwd::Errc::value_out_of_range), false;
+        v = static_cast<std::int32_t>(value);
+    }
+    return true;
+}
+
+/// Position and velocity in full: serialize_motion(), but on a range stream the coordinates' low bits are
+/// uniform bits.
+template <class Stream>
+bool serialize_motion_fields(Stream& s, EntitySnapshot& v) {
+    if constexpr (rwd::wire::kModelsContext<Stream>) {
+        using rwd::wire::serialize_int;
+        return serialize_coordinate(s, v.x) && serialize_coordinate(s, v.y) &&
+               serialize_int(s, v.vx, -kMaxSpeed, kMaxSpeed) && serialize_int(s, v.vy, -kMaxSpeed, kMaxSpeed);
+    } else {
+        return serialize_motion(s, v);
+    }
 }
 
 /// Whether `v`'s owner-only fields (ammo, cooldowns, reload, shots, generator) equal `b`'s.
@@ -84,10 +171,12 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
                    [&] { return serialize_u16(s, v.respawn_timer, kRespawnTicks); });
     ok = ok &&
          group(
-             kCtxScore, [&] { return v.score == b.score; }, [&] { return serialize_i32_raw(s, v.score); });
-    ok = ok && group(
-                   kCtxDeaths, [&] { return v.deaths == b.deaths; },
-                   [&] { return serialize_i32_raw(s, v.deaths); });
+             kCtxScore, [&] { return v.score == b.score; },
+             [&] { return serialize_count(s, kCtxScore, v.score, base != nullptr ? &b.score : nullptr); });
+    ok = ok &&
+         group(
+             kCtxDeaths, [&] { return v.deaths == b.deaths; },
+             [&] { return serialize_count(s, kCtxDeaths, v.deaths, base != nullptr ? &b.deaths : nullptr); });
     if (!ok) return false;
 
     // The owner-only part: its bit, then each field in slots of its own (see kOwnerFieldOrdinals).
@@ -112,11 +201,7 @@ bool serialize_player_rest(Stream& s, EntitySnapshot& v, const EntitySnapshot* b
     ok = ok && owner([&] { return v.dash_cooldown == b.dash_cooldown; },
                      [&] { return serialize_u16(s, v.dash_cooldown, kDashCooldown); });
     ok = ok && owner([&] { return v.shots == b.shots; }, [&] { return serialize_u16(s, v.shots, 0xFFFF); });
-    ok = ok && owner([&] { return v.rng == b.rng; },
-                     [&] {
-                         return rwd::wire::serialize_uint64(s, v.rng[0]) &&
-                                rwd::wire::serialize_uint64(s, v.rng[1]);
-                     });
+    ok = ok && owner([&] { return v.rng == b.rng; }, [&] { return serialize_generator(s, v.rng); });
     if constexpr (Stream::is_reading) {
         // One encoding per value: "changed" with nothing changed (or "present" with all zero) is refused.
         if (ok && same_owner_fields(v, base != nullptr ? *base : kNone))
@@ -158,8 +243,8 @@ template <class Stream>
 bool serialize(Stream& s, EntitySnapshot& v) {
     if constexpr (Stream::is_reading) v = EntitySnapshot{};
     rwd::wire::set_context(s, kCtxFull);
-    return rwd::wire::serialize_enum(s, v.kind, EntityKind::kProjectile) && detail::serialize_motion(s, v) &&
-           detail::serialize_kind_fields(s, v, nullptr);
+    return rwd::wire::serialize_enum(s, v.kind, EntityKind::kProjectile) &&
+           detail::serialize_motion_fields(s, v) && detail::serialize_kind_fields(s, v, nullptr);
 }
 
 template <class Stream>
@@ -175,8 +260,8 @@ bool serialize_delta(Stream& s, EntitySnapshot& v, const EntitySnapshot& base) {
     if (moved) {
         // x and y share one model group, vx and vy another (on the bit-packing streams: relative buckets).
         using rwd::wire::serialize_residual;
-        const bool ok = serialize_residual(s, kCtxPosition, base.x, v.x) &&
-                        serialize_residual(s, kCtxPosition, base.y, v.y) &&
+        const bool ok = serialize_residual(s, kCtxPosition, base.x, v.x, 0, detail::kPositionModelledBits) &&
+                        serialize_residual(s, kCtxPosition, base.y, v.y, 0, detail::kPositionModelledBits) &&
                         serialize_residual(s, kCtxVelocity, base.vx, v.vx) &&
                         serialize_residual(s, kCtxVelocity, base.vy, v.vy);
         if (!ok) return false;

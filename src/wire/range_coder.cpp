@@ -142,6 +142,21 @@ bool RangeWriteStream::serialize_bits(std::uint32_t& value, int bits) noexcept {
     return true;
 }
 
+bool RangeWriteStream::serialize_uniform_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (flushed_ || bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
+    models_.count_uniform(bits);
+    for (int left = bits; left > 0;) {
+        const int step = left > 16 ? left - 16 : left;  // the top bits first, then 16 at a time
+        left -= step;
+        enc_.encode_uniform((value >> left) & ((1u << step) - 1), step);
+    }
+    if (enc_.overflowed() || enc_.size_if_finished() > enc_.capacity())
+        return fail(Errc::out_of_space), false;
+    return true;
+}
+
 void RangeWriteStream::count_into(RangeModelTrainer& trainer) noexcept {
     trainer_ = &trainer;
     trainer.add_message();
@@ -164,6 +179,23 @@ bool RangeReadStream::serialize_bits(std::uint32_t& value, int bits) noexcept {
             models_.count(p0, bit);
             return bit;
         });
+    if (dec_.past_end() > kRangeTailBytes) return fail(Errc::end_of_data), false;
+    value = v;
+    return true;
+}
+
+bool RangeReadStream::serialize_uniform_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    models_.count_uniform(bits);
+    std::uint32_t v = 0;
+    for (int left = bits; left > 0;) {
+        const int step = left > 16 ? left - 16 : left;
+        left -= step;
+        std::uint32_t part = 0;
+        if (!dec_.decode_uniform(step, part)) return fail(Errc::malformed), false;
+        v = (v << step) | part;
+    }
     if (dec_.past_end() > kRangeTailBytes) return fail(Errc::end_of_data), false;
     value = v;
     return true;
@@ -212,6 +244,14 @@ bool RangeMeasureStream::serialize_bits(std::uint32_t& value, int bits) noexcept
                                  detail::range_adapt(p, bit);
                                  return bit;
                              });
+    return true;
+}
+
+bool RangeMeasureStream::serialize_uniform_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
+    models_.count_uniform(bits);
     return true;
 }
 

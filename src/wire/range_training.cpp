@@ -111,4 +111,12 @@ bool RangeTrainingStream::serialize_bits(std::uint32_t& value, int bits) noexcep
     return true;
 }
 
+bool RangeTrainingStream::serialize_uniform_bits(std::uint32_t& value, int bits) noexcept {
+    if (error_ != Errc::ok) return false;
+    if (bits < 0 || bits > 32) return fail(Errc::invalid_argument), false;
+    if (!detail::fits_in_bits(value, bits)) return fail(Errc::value_out_of_range), false;
+    used_ += static_cast<std::size_t>(bits);
+    return true;
+}
+
 }  // namespace rwd::wire

@@ -1,9 +1,9 @@
 /// libFuzzer target: arbitrary bytes through RangeReadStream; whatever decodes re-encodes to the same values.
 //
-// A fixed mixed schema (every serialize helper but the quaternion, entity records under set_context). Oracle:
-// the re-encoding has the reader's model cost (measure == write == read), a complete input re-encodes to its
-// exact length, and the re-encoded bytes decode to the same values; bits_remaining() bounds the symbols any
-// input decodes.
+// A fixed mixed schema (every serialize helper but the quaternion, uniform bits included, entity records
+// under set_context). Oracle: the re-encoding has the reader's model cost (measure == write == read), a
+// complete input re-encodes to its exact length, and the re-encoded bytes decode to the same values;
+// bits_remaining() bounds the symbols any input decodes.
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <rewind/wire/context.hpp>
 #include <rewind/wire/range_coder.hpp>
 #include <rewind/wire/serialize.hpp>
 
@@ -31,6 +32,7 @@ struct Entity {
 
 struct Message {
     std::uint32_t raw = 0;
+    std::uint32_t noise = 0;  // uniform bits
     bool flag = false;
     std::int32_t hp = 0;
     std::int64_t big = 0;
@@ -49,7 +51,8 @@ struct Message {
 template <class Stream>
 bool serialize(Stream& s, Message& m) {
     set_context(s, 0);
-    if (!(serialize_bits(s, m.raw, 13) && serialize_bool(s, m.flag) && serialize_int(s, m.hp, -50, 200) &&
+    if (!(serialize_bits(s, m.raw, 13) && serialize_uniform_bits(s, m.noise, 23) &&
+          serialize_bool(s, m.flag) && serialize_int(s, m.hp, -50, 200) &&
           serialize_int(s, m.big, std::int64_t{-1} << 40, std::int64_t{1} << 50) &&
           serialize_uint64(s, m.full) && serialize_varint(s, m.var) && serialize_varint(s, m.var32) &&
           serialize_relative(s, 1000, m.tick) && serialize_quantized(s, m.axis, -1.0f, 1.0f, 0.01f) &&
@@ -72,9 +75,9 @@ bool serialize(Stream& s, Message& m) {
 }
 
 bool same(const Message& a, const Message& b) {
-    if (!(a.raw == b.raw && a.flag == b.flag && a.hp == b.hp && a.big == b.big && a.full == b.full &&
-          a.var == b.var && a.var32 == b.var32 && a.tick == b.tick && a.axis == b.axis && a.yaw == b.yaw &&
-          a.count == b.count && a.blob == b.blob && a.name == b.name)) {
+    if (!(a.raw == b.raw && a.noise == b.noise && a.flag == b.flag && a.hp == b.hp && a.big == b.big &&
+          a.full == b.full && a.var == b.var && a.var32 == b.var32 && a.tick == b.tick && a.axis == b.axis &&
+          a.yaw == b.yaw && a.count == b.count && a.blob == b.blob && a.name == b.name)) {
         return false;
     }
     for (std::uint32_t i = 0; i < a.count; ++i) {

@@ -9,8 +9,11 @@ PLAYER_FIELDS = (("flags", 5), ("aim", 6), ("hp", 7), ("dash_timer", 8), ("respa
                  ("score", 10), ("deaths", 11))
 # The owner-only fields (owner part), in stream order.
 OWNER_FIELDS = ("ammo", "fire_cooldown", "alt_cooldown", "reload_timer", "dash_cooldown", "shots", "rng")
-OWNER_GROUP, PROJECTILE_GROUP, FULL_GROUP, DELTA_GROUP = 12, 13, 14, 2
+OWNER_GROUP, PROJECTILE_GROUP, FULL_GROUP, DELTA_GROUP, GENERATOR_GROUP = 12, 13, 14, 2, 15
 FULL_ORDINAL = 48  # where a player field's full form sits in its group
+FULL_COUNT_ORDINAL = 28  # range-coded: where score and deaths in full start (a residual from 0)
+POSITION_MODELLED = 4  # range-coded: the modelled mantissa bits of a position residual
+COORDINATE_UNIFORM = 10  # range-coded: the uniform low bits of a coordinate in full
 
 
 def blank_entity():
@@ -19,6 +22,41 @@ def blank_entity():
     e.update({name: 0 for name in OWNER_FIELDS})
     e.update(kind=PLAYER, x=0, y=0, vx=0, vy=0, owner=0, ttl=0, rng=(0, 0))
     return e
+
+
+def read_count(s, name, group, base):
+    """score or deaths: bit-packed 32 bits; range-coded a residual, from 0 in full, from the base's in a delta."""
+    if not s.range_coded:
+        return read_int32_bits(s, name)
+    if base is None:
+        return read_residual(s, group, FULL_COUNT_ORDINAL, 0, name)
+    return read_residual(s, group, 1, base[name], name)
+
+
+def read_coordinate(s, name):
+    """x or y in full: bit-packed int(0, 65536); range-coded its top 7 bits, then 10 uniform bits."""
+    if not s.range_coded:
+        return read_int(s, 0, 65536, name)
+    v = (s.bits(7, name) << COORDINATE_UNIFORM) | s.uniform(COORDINATE_UNIFORM, name + " low bits")
+    if v > 65536:
+        raise DecodeError("value_out_of_range", f"{name} = {v}")
+    return v
+
+
+def read_generator(s):
+    """rng: bit-packed two uint64; range-coded the state as 64 uniform bits, the increment's low half as a
+    residual from 0 (group 15), then "high half non-zero" at (15, 36) and the high half as 32 uniform bits."""
+    if not s.range_coded:
+        return (read_uint64(s, "rng[0]"), read_uint64(s, "rng[1]"))
+    state = s.uniform(32, "rng[0] low") | (s.uniform(32, "rng[0] high") << 32)
+    inc = read_residual(s, GENERATOR_GROUP, 0, 0, "rng[1] low") & 0xFFFFFFFF
+    s.set_context(GENERATOR_GROUP, 36)
+    if read_bool(s, "rng[1] high non-zero"):
+        high = s.uniform(32, "rng[1] high")
+        if high == 0:
+            raise DecodeError("malformed", "rng[1] high half flagged non-zero but 0")
+        inc |= high << 32
+    return (state, inc)
 
 
 def read_player_field(s, name):
@@ -33,7 +71,7 @@ def read_player_field(s, name):
         return read_int(s, 0, 8, name)
     if name == "respawn_timer":
         return read_int(s, 0, 120, name)
-    return read_int32_bits(s, name)  # score, deaths
+    return read_count(s, name, dict(PLAYER_FIELDS)[name], None)  # score, deaths
 
 
 def read_owner_field(s, name):
@@ -41,7 +79,7 @@ def read_owner_field(s, name):
     ranges = {"ammo": 12, "fire_cooldown": 6, "alt_cooldown": 45, "reload_timer": 90, "dash_cooldown": 90,
               "shots": 65535}
     if name == "rng":
-        return (read_uint64(s, "rng[0]"), read_uint64(s, "rng[1]"))
+        return read_generator(s)
     return read_int(s, 0, ranges[name], name)
 
 
@@ -50,8 +88,8 @@ def read_entity_full(s):
     e = blank_entity()
     s.set_context(FULL_GROUP, 0)
     e["kind"] = read_int(s, 0, 1, "kind")
-    e["x"] = read_int(s, 0, 65536, "x")
-    e["y"] = read_int(s, 0, 65536, "y")
+    e["x"] = read_coordinate(s, "x")
+    e["y"] = read_coordinate(s, "y")
     e["vx"] = read_int(s, -256, 256, "vx")
     e["vy"] = read_int(s, -256, 256, "vy")
     if e["kind"] == PROJECTILE:
@@ -87,7 +125,7 @@ def read_motion(s, base, e):
     for axis, group, lo, hi in (("x", 3, 0, 65536), ("y", 3, 0, 65536), ("vx", 4, -256, 256),
                                 ("vy", 4, -256, 256)):
         if s.range_coded:
-            v = read_residual(s, group, 0, base[axis], axis)
+            v = read_residual(s, group, 0, base[axis], axis, POSITION_MODELLED if group == 3 else 32)
         else:
             v = read_relative(s, base[axis], axis)
         if not lo <= v <= hi:
@@ -123,6 +161,8 @@ def read_entity_delta(s, base):
         s.set_context(group, 0)
         if name == "aim":
             e[name] = read_changed(s, base, name, lambda: read_aim_delta(s, base))
+        elif name in ("score", "deaths"):
+            e[name] = read_changed(s, base, name, lambda n=name, g=group: read_count(s, n, g, base))
         else:
             e[name] = read_changed(s, base, name, lambda n=name: read_player_field(s, n))
     s.set_context(OWNER_GROUP, 0)

@@ -5,7 +5,7 @@ from fields import read_bool, read_bytes, read_enum, read_int, read_relative, re
 
 TYPES = ("unreliable_message", "connect_request", "connect_accept", "input", "snapshot", "server_message",
          "disconnect", "client_message")
-PROTOCOL_ID, VERSION = 0x52574353, 11
+PROTOCOL_ID, VERSION = 0x52574353, 12
 MAX_MESSAGE_BYTES = 1024
 
 

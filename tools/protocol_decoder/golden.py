@@ -80,7 +80,7 @@ def range_coded_example():
         return e
     baseline = {0: player(1000), 1: player(3000)}
     moved = dict(baseline[0], x=1005)
-    data = "01 01 B3 1F F8 01 12 A0 67 C5 24 62 4A A8 57 49 3D 14 1D 38 00 00 00 00 00 00 00 00"
+    data = "01 01 B3 1F F8 01 12 A0 67 C5 24 62 4A A8 57 49 3D 14 1D 38 00"
     return data, baseline, {0: moved, 1: baseline[1], 2: player(4000)}
 
 

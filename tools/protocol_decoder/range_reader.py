@@ -92,6 +92,26 @@ class RangeReader:
             raise DecodeError("end_of_data", what)
         return value
 
+    def uniform(self, n, what="uniform bits"):
+        """n uniform bits (no model, no slot), MSB first: the top n - 16 bits first while n > 16, then 16."""
+        assert 0 <= n <= 32, n
+        value, left = 0, n
+        while left > 0:
+            step = left - 16 if left > 16 else left
+            left -= step
+            self.range >>= step
+            part = self.code // self.range
+            if part >> step:
+                raise DecodeError("malformed", f"{what}: code past every {step}-bit value")
+            self.code -= part * self.range
+            while self.range < TOP:
+                self.range = (self.range << 8) & 0xFFFFFFFF
+                self.code = ((self.code << 8) | self.next_byte()) & 0xFFFFFFFF
+            value = (value << step) | part
+        if self.past_end > TAIL_BYTES:
+            raise DecodeError("end_of_data", what)
+        return value
+
     def finish(self, what="range-coded list"):
         """Only the writer's ending: no byte left, exactly three read past the end, code below 2^24."""
         if self.pos != len(self.data) or self.past_end != TAIL_BYTES or self.code >= TOP:
@@ -102,8 +122,9 @@ class RangeReader:
             )
 
 
-def read_residual(s, group, first, ref, what):
-    """residual(g, ref) on a range-coded stream from ordinal `first`: class, (extension), sign, mantissa."""
+def read_residual(s, group, first, ref, what, modelled=32):
+    """residual(g, ref) on a range-coded stream from ordinal `first`: class, (extension), sign, mantissa (its
+    top `modelled` bits through the class's slot, the rest uniform)."""
     s.set_context(group, first)
     n = s.bits(4, what + " class")
     if n == 15:
@@ -116,7 +137,9 @@ def read_residual(s, group, first, ref, what):
         s.set_context(group, first + 2)
         negative = s.bits(1, what + " sign") == 1
         s.set_context(group, first + 3 + n)
-        d = (1 << (n - 1)) | s.bits(n - 1, what + " mantissa")
+        top = min(max(modelled, 0), n - 1)
+        low = n - 1 - top
+        d = (1 << (n - 1)) | (s.bits(top, what + " mantissa") << low) | s.uniform(low, what + " mantissa low bits")
         d = -d if negative else d
     v = ref + d
     if not -(1 << 31) <= v < 1 << 31:

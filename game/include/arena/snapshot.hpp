@@ -103,6 +103,7 @@ enum SnapshotContext : std::uint32_t {
     kCtxOwner,         ///< the owner-only part
     kCtxProjectile,    ///< projectile owner and ttl
     kCtxFull,          ///< an entity in full
+    kCtxGenerator,     ///< the generator's increment (the owner part's rng[1])
 };
 
 /// Model ordinals inside a field's group (range-coded lists): a field's full form and its delta form code

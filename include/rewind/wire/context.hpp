@@ -1,4 +1,5 @@
-/// wire::set_context(): picks the range coder's model group for the fields that follow; a no-op elsewhere.
+/// Hints for the range coder: wire::set_context() picks the model group of the fields that follow,
+/// wire::serialize_uniform_bits() codes bits known to be random without a model; elsewhere plain fields.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,20 @@ void set_context(Stream& s, std::uint32_t group, std::uint32_t ordinal = 0) noex
         (void)s;
         (void)group;
         (void)ordinal;
+    }
+}
+
+/// `value` in `bits` bits (0..32), for bits that are close to uniformly random (the low bits of a large
+/// residual, a generator's state, the low bits of an absolute position). On a range stream (a member
+/// serialize_uniform_bits()) they are coded at probability 1/2 each, up to 16 in one coder step and without a
+/// model slot: a model would gain nothing on them and costs a coder step per bit. On every other stream
+/// exactly s.serialize_bits(value, bits). Writer and reader must make the same calls in the same order.
+template <class Stream>
+bool serialize_uniform_bits(Stream& s, std::uint32_t& value, int bits) noexcept {
+    if constexpr (requires { s.serialize_uniform_bits(value, bits); }) {
+        return s.serialize_uniform_bits(value, bits);
+    } else {
+        return s.serialize_bits(value, bits);
     }
 }
 

@@ -13,7 +13,9 @@
 ///     out whenever range < 2^24; the always-zero first byte of LZMA is not sent; flush() sends the single
 ///     byte that pins the final interval, so a message costs its information content plus 0..8 bits;
 ///   - the decoder reads 4 bytes ahead and past the end reads zero bytes: a complete message leaves it
-///     exactly kRangeTailBytes (3) bytes past the end; one more byte is Errc::end_of_data.
+///     exactly kRangeTailBytes (3) bytes past the end; one more byte is Errc::end_of_data;
+///   - uniform fields (serialize_uniform_bits) skip the models: up to 16 bits at probability 1/2 in one step
+///     (range >>= k; the writer adds value * range to low, the reader divides), top bits first.
 ///
 /// Model layout (range_model.hpp): kRangeGroups (16) groups x kRangeOrdinals (64) ordinals = 1024 slots.
 /// set_context(g, o) selects group g % 16 and ordinal o % 64 (o = 0 by default); the n-th serialize_bits call
@@ -71,6 +73,11 @@ public:
         const std::uint32_t p = model & kRangeProbMask;
         cost_ += kRangeCost[bit != 0 ? kRangeProbOne - p : p];
     }
+    /// Adds `bits` uniform bits (one bit each, no model, no slot).
+    void count_uniform(int bits) noexcept {
+        coded_ += static_cast<std::uint64_t>(bits);
+        cost_ += static_cast<std::uint64_t>(bits) << kRangeCostBits;
+    }
     /// The summed cost, rounded up to whole bits.
     [[nodiscard]] std::size_t bits() const noexcept {
         return static_cast<std::size_t>((cost_ + (1u << kRangeCostBits) - 1) >> kRangeCostBits);
@@ -106,6 +113,15 @@ public:
         range_ = (bound & ~mask) | ((range_ - bound) & mask);
         range_adapt(model, bit);
         if (range_ < kRangeTop) {
+            range_ <<= 8;
+            shift_low();
+        }
+    }
+    /// Codes the low `bits` (1..16) bits of `value` in one step, each at probability exactly 1/2: no model.
+    void encode_uniform(std::uint32_t value, int bits) noexcept {
+        range_ >>= bits;  // >= 2^8: range >= 2^24 between symbols
+        low_ += std::uint64_t{value} * range_;
+        while (range_ < kRangeTop) {
             range_ <<= 8;
             shift_low();
         }
@@ -180,6 +196,20 @@ public:
         }
         return bit;
     }
+    /// Decodes `bits` (1..16) bits coded by RangeEncoder::encode_uniform into `value`. False when the code
+    /// lies past every value of that many bits, which no encoder produces (the decoder must not go on).
+    bool decode_uniform(int bits, std::uint32_t& value) noexcept {
+        range_ >>= bits;  // >= 2^8, never 0
+        const std::uint32_t v = code_ / range_;
+        if ((v >> bits) != 0) return false;
+        code_ -= v * range_;
+        while (range_ < kRangeTop) {
+            range_ <<= 8;
+            code_ = (code_ << 8) | next();
+        }
+        value = v;
+        return true;
+    }
     [[nodiscard]] bool valid_start() const noexcept { return code_ < range_; }
     [[nodiscard]] std::size_t past_end() const noexcept { return past_end_; }
     [[nodiscard]] std::size_t bytes_left() const noexcept { return size_ - pos_; }
@@ -228,6 +258,10 @@ public:
     /// Errc::invalid_argument (also after flush()), a value above `bits` with Errc::value_out_of_range, a
     /// message that would no longer fit the buffer once flushed with Errc::out_of_space.
     bool serialize_bits(std::uint32_t& value, int bits) noexcept;
+    /// Codes `value` in `bits` bits (0..32) at probability 1/2 each, without a model and without taking a
+    /// slot (the next serialize_bits() keeps its ordinal), in steps of up to 16 bits: for bits that are
+    /// close to uniformly random (see wire::serialize_uniform_bits). Errors as serialize_bits().
+    bool serialize_uniform_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);
@@ -289,6 +323,9 @@ public:
     /// Decodes `bits` bits (0..32) into `value`. Errc::end_of_data once the field needs more than
     /// kRangeTailBytes zero bytes past the end; bad `bits` is Errc::invalid_argument.
     bool serialize_bits(std::uint32_t& value, int bits) noexcept;
+    /// Decodes `bits` bits (0..32) coded by RangeWriteStream::serialize_uniform_bits. A code no writer can
+    /// produce is Errc::malformed; otherwise errors as serialize_bits().
+    bool serialize_uniform_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);
@@ -347,6 +384,8 @@ public:
 
     /// Costs `bits` bits (0..32) and adapts the models; rejects values as RangeWriteStream would.
     bool serialize_bits(std::uint32_t& value, int bits) noexcept;
+    /// Costs `bits` uniform bits (one bit each); validates as RangeWriteStream::serialize_uniform_bits.
+    bool serialize_uniform_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         models_.set_context(group, ordinal);

@@ -67,6 +67,9 @@ public:
 
     /// Counts the bits `value` codes in `bits` bits (0..32); rejects values as RangeWriteStream would.
     bool serialize_bits(std::uint32_t& value, int bits) noexcept;
+    /// Validates `value` as RangeWriteStream::serialize_uniform_bits does; uniform bits have no model, so
+    /// nothing is counted.
+    bool serialize_uniform_bits(std::uint32_t& value, int bits) noexcept;
     /// Selects model group `group` and ordinal `ordinal` for the fields that follow (see wire::set_context).
     void set_context(std::uint32_t group, std::uint32_t ordinal = 0) noexcept {
         group_ = group % kRangeGroups;

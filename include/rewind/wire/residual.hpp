@@ -26,16 +26,17 @@ inline constexpr std::uint32_t kResidualOrdinals = 3 + 33;
 /// one model of each part):
 ///   - ordinal first: the class c = min(n, 15) in 4 bits, n = bit_width(|d|) (0 for d == 0);
 ///   - ordinal first + 1, when c == 15: n - 15 in 5 bits (n <= 32);
-///   - when n > 0: ordinal first + 2: the sign (1: negative), then ordinal first + 3 + n: |d| without its
-///     leading 1 bit in n - 1 bits (a model per class: a small class's top bits are skewed, a large one's
-///     uniform).
+///   - when n > 0: ordinal first + 2: the sign (1: negative), then ordinal first + 3 + n: the top
+///     min(n - 1, modelled_bits) bits of |d| below its leading 1 bit (a model per class: a small class's top
+///     bits are skewed), then the rest of them as uniform bits (serialize_uniform_bits): pass a small
+///     `modelled_bits` (0..32) for a value whose low bits carry no pattern, to code them in fewer steps.
 /// One encoding per value: a decoded class above 32, or v outside int32, fails the stream
 /// (Errc::malformed, Errc::value_out_of_range). On every other stream it is serialize_relative(), unchanged.
 template <BitStream Stream>
 bool serialize_residual(Stream& s, std::uint32_t group, std::int32_t reference, std::int32_t& v,
-                        std::uint32_t first = 0) {
+                        std::uint32_t first = 0, int modelled_bits = 32) {
     if constexpr (!kModelsContext<Stream>) {
-        (void)group, (void)first;
+        (void)group, (void)first, (void)modelled_bits;
         return serialize_relative(s, reference, v);
     } else {
         if (!s.ok()) return false;
@@ -58,9 +59,20 @@ bool serialize_residual(Stream& s, std::uint32_t group, std::int32_t reference, 
             std::uint32_t negative = d < 0 ? 1u : 0u;
             if (!s.serialize_bits(negative, 1)) return false;
             s.set_context(group, first + 3 + n);
-            auto mantissa = static_cast<std::uint32_t>(magnitude & ((std::uint64_t{1} << (n - 1)) - 1));
-            if (!s.serialize_bits(mantissa, static_cast<int>(n - 1))) return false;
-            const std::int64_t m = static_cast<std::int64_t>((std::uint64_t{1} << (n - 1)) | mantissa);
+            // The mantissa's top bits carry the class's skew; the ones below are as good as random.
+            const auto width_bits = static_cast<int>(n - 1);
+            const int modelled = modelled_bits < 0            ? 0
+                                 : modelled_bits < width_bits ? modelled_bits
+                                                              : width_bits;
+            const int uniform = width_bits - modelled;
+            const auto mantissa =
+                static_cast<std::uint32_t>(magnitude & ((std::uint64_t{1} << width_bits) - 1));
+            std::uint32_t top = mantissa >> uniform;
+            std::uint32_t low = mantissa & ((std::uint32_t{1} << uniform) - 1);  // uniform <= 27
+            if (!s.serialize_bits(top, modelled)) return false;
+            if (uniform > 0 && !serialize_uniform_bits(s, low, uniform)) return false;
+            const std::int64_t m = static_cast<std::int64_t>((std::uint64_t{1} << width_bits) |
+                                                             (std::uint64_t{top} << uniform) | low);
             decoded = negative != 0 ? -m : m;
         }
         if constexpr (Stream::is_reading) {

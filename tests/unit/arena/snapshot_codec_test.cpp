@@ -6,7 +6,9 @@
 #include <memory>
 #include <vector>
 
+#include <rewind/wire/context.hpp>
 #include <rewind/wire/range_coder.hpp>
+#include <rewind/wire/residual.hpp>
 #include <rewind/wire/stream.hpp>
 
 #include "arena/bot.hpp"
@@ -72,8 +74,13 @@ TEST(SnapshotCodec, RealMatchDeltasRoundTripAndTheShippedTableShrinksThem) {
         }
     }
     ASSERT_GT(plain, 0u);
-    EXPECT_LT(trained * 10, plain * 9)
-        << "the shipped table saves at least a tenth: " << trained << " vs " << plain;
+    // Protocol 12 codes generator state, coordinate low bits and counts without models (what the table had
+    // mostly learnt), so the untrained coder caught up: 42,009 B here against 45,674 B under protocol 11,
+    // while the trained total stayed put (40,940 B against 40,884 B). The table still saves, and the trained
+    // total must stay within 0.5 % of protocol 11's.
+    EXPECT_LT(trained * 100, plain * 98)
+        << "the shipped table saves at least 2 %: " << trained << " vs " << plain;
+    EXPECT_LE(trained, 40'884u + 40'884u / 200) << "protocol 11's trained total was 40,884 B";
 }
 
 TEST(SnapshotCodec, AimTurnsTheShortWayRound) {
@@ -134,6 +141,92 @@ TEST(SnapshotCodec, ADeltaThatChangesNothingItClaimsIsRefused) {
         EntitySnapshot v;
         EXPECT_FALSE(serialize_delta(r, v, base)) << moved_nothing;
         EXPECT_EQ(r.error(), rwd::Errc::malformed) << moved_nothing;
+    }
+}
+
+// A player with every field the range coder codes its own way: a generator whose increment has a high half,
+// large and negative counts, a position at the arena's far edge.
+EntitySnapshot unusual_player() {
+    EntitySnapshot v;
+    v.kind = EntityKind::kPlayer;
+    v.x = kArenaSize;
+    v.y = 1023;
+    v.flags = kPresent | kAlive;
+    v.hp = 55;
+    v.score = -2'000'000'000;
+    v.deaths = 123'456;
+    v.ammo = 3;
+    v.rng = {0x0123'4567'89AB'CDEFull, 0xFEDC'0000'0000'0011ull};
+    return v;
+}
+
+TEST(SnapshotCodec, GeneratorCountsAndCoordinatesRoundTripOnTheRangeCoder) {
+    const EntitySnapshot v = unusual_player();
+    EntitySnapshot base = v;
+    base.x = 0;
+    base.score = 7;
+    base.deaths = -1;
+    base.rng = {5, 0x11};
+    std::vector<std::uint8_t> buf(512);
+    auto w = std::make_unique<rwd::wire::RangeWriteStream>(buf);
+    EntitySnapshot a = v, b = v;
+    ASSERT_TRUE(serialize(*w, a));
+    ASSERT_TRUE(serialize_delta(*w, b, base));
+    w->flush();
+    auto r = std::make_unique<rwd::wire::RangeReadStream>(w->data());
+    EntitySnapshot full, delta;
+    ASSERT_TRUE(serialize(*r, full));
+    ASSERT_TRUE(serialize_delta(*r, delta, base));
+    EXPECT_TRUE(r->finish());
+    EXPECT_EQ(full, v);
+    EXPECT_EQ(delta, v);
+}
+
+TEST(SnapshotCodec, RangeCodedOutOfRangeCoordinatesAndASecondGeneratorEncodingAreRefused) {
+    using rwd::wire::set_context;
+    std::vector<std::uint8_t> buf(256);
+    {  // a full entity whose x decodes to kArenaSize + 1: top bits 64, low bits 1
+        auto w = std::make_unique<rwd::wire::RangeWriteStream>(buf);
+        set_context(*w, kCtxFull);
+        std::uint32_t kind = 0, top = kArenaSize >> 10, low = 1;
+        ASSERT_TRUE(w->serialize_bits(kind, 1) && w->serialize_bits(top, 7) &&
+                    w->serialize_uniform_bits(low, 10));
+        w->flush();
+        auto r = std::make_unique<rwd::wire::RangeReadStream>(w->data());
+        EntitySnapshot v;
+        EXPECT_FALSE(serialize(*r, v));
+        EXPECT_EQ(r->error(), rwd::Errc::value_out_of_range);
+    }
+    {  // a delta that changes only the generator and says its increment's high half is non-zero, then sends 0
+        EntitySnapshot base = unusual_player();
+        base.rng[1] = 0x11;
+        auto w = std::make_unique<rwd::wire::RangeWriteStream>(buf);
+        std::uint32_t one = 1, zero = 0;
+        set_context(*w, kCtxHeader);
+        ASSERT_TRUE(w->serialize_bits(one, 1) && w->serialize_bits(zero, 1));  // same kind, not moved
+        for (std::uint32_t ctx = kCtxFlags; ctx <= kCtxDeaths; ++ctx) {
+            set_context(*w, ctx, 0);
+            ASSERT_TRUE(w->serialize_bits(zero, 1));
+        }
+        set_context(*w, kCtxOwner);
+        ASSERT_TRUE(w->serialize_bits(one, 1));  // the owner part changed
+        for (std::uint32_t k = 0; k < 6; ++k) {
+            set_context(*w, kCtxOwner, 1 + kOwnerFieldOrdinals * k);
+            ASSERT_TRUE(w->serialize_bits(zero, 1));
+        }
+        set_context(*w, kCtxOwner, 1 + kOwnerFieldOrdinals * 6);
+        ASSERT_TRUE(w->serialize_bits(one, 1));  // the generator changed
+        std::uint32_t state_lo = 0x89AB'CDEF, state_hi = 0x0123'4567;
+        ASSERT_TRUE(w->serialize_uniform_bits(state_lo, 32) && w->serialize_uniform_bits(state_hi, 32));
+        std::int32_t inc_lo = 0x11;
+        ASSERT_TRUE(rwd::wire::serialize_residual(*w, kCtxGenerator, 0, inc_lo));
+        set_context(*w, kCtxGenerator, rwd::wire::kResidualOrdinals);
+        ASSERT_TRUE(w->serialize_bits(one, 1) && w->serialize_uniform_bits(zero, 32));
+        w->flush();
+        auto r = std::make_unique<rwd::wire::RangeReadStream>(w->data());
+        EntitySnapshot v;
+        EXPECT_FALSE(serialize_delta(*r, v, base));
+        EXPECT_EQ(r->error(), rwd::Errc::malformed);
     }
 }
 

@@ -59,6 +59,39 @@ Bytes encode_random_words(std::vector<std::uint32_t>& words) {
     return {w->data().begin(), w->data().end()};
 }
 
+TEST(RangeCoder, AUniformCodeNoWriterMakesIsMalformed) {
+    // Range 0xFFFFFFFF >> 16 = 0xFFFF, and a first word of 0xFFFFFFFE lies past every 16-bit value: the
+    // quotient would be 65537. A writer's code always lies inside its value's interval.
+    const Bytes data{0xFF, 0xFF, 0xFF, 0xFE, 0x00};
+    auto r = make<RangeReadStream>(data);
+    ASSERT_TRUE(r->ok());
+    std::uint32_t v = 7;
+    EXPECT_FALSE(r->serialize_uniform_bits(v, 16));
+    EXPECT_EQ(r->error(), Errc::malformed);
+    EXPECT_EQ(v, 7u);
+    // The same bytes fail at any width (here 32: in its first, top step); a code inside the interval decodes.
+    auto r2 = make<RangeReadStream>(data);
+    EXPECT_FALSE(r2->serialize_uniform_bits(v, 32));
+    EXPECT_EQ(r2->error(), Errc::malformed);
+    const Bytes inside{0xFF, 0x00, 0x00, 0x00, 0x00};  // 0xFF000000 / (0xFFFFFFFF >> 8) = 255
+    auto r3 = make<RangeReadStream>(inside);
+    EXPECT_TRUE(r3->serialize_uniform_bits(v, 8));
+    EXPECT_EQ(v, 0xFFu);
+    // Bad widths, and values too wide for them.
+    EXPECT_FALSE(make<RangeReadStream>(data)->serialize_uniform_bits(v, 33));
+    Bytes buf(16);
+    auto w = make<RangeWriteStream>(buf);
+    std::uint32_t wide = 0x100;
+    EXPECT_FALSE(w->serialize_uniform_bits(wide, 8));
+    EXPECT_EQ(w->error(), Errc::value_out_of_range);
+    auto m = make<RangeMeasureStream>();
+    EXPECT_FALSE(m->serialize_uniform_bits(wide, 8));
+    EXPECT_EQ(m->error(), Errc::value_out_of_range);
+    auto w2 = make<RangeWriteStream>(buf);
+    EXPECT_FALSE(w2->serialize_uniform_bits(wide, -1));
+    EXPECT_EQ(w2->error(), Errc::invalid_argument);
+}
+
 TEST(RangeCoder, TruncatedDataFailsWithEndOfData) {
     std::vector<std::uint32_t> words;
     const Bytes bytes = encode_random_words(words);

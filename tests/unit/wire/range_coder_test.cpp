@@ -1,6 +1,10 @@
 /// Range coder streams: random-schema round trips, golden bytes, compression, contexts, trained models.
 #include "unit/wire/range_coder_test_util.hpp"
 
+#include <tuple>
+
+#include <rewind/wire/range_training.hpp>
+
 namespace rwd::wire {
 namespace {
 
@@ -81,6 +85,58 @@ TEST(RangeCoder, GoldenBytes) {
     EXPECT_EQ(raw2, raw);
     EXPECT_EQ(hp2, hp);
     EXPECT_EQ(tick2, tick);
+}
+
+TEST(RangeCoder, UniformBitsGoldenBytesCostAndSlots) {
+    // Uniform fields: coded at 1/2 without a model, the top bits first and then 16 at a time, one bit of cost
+    // each, and without taking a slot (the field after one keeps the next ordinal).
+    auto fields = [](auto& s, std::uint32_t& a, std::uint32_t& x, std::uint32_t& y, std::uint32_t& b) {
+        set_context(s, 3);
+        return serialize_bits(s, a, 3) && serialize_uniform_bits(s, x, 20) &&
+               serialize_uniform_bits(s, y, 32) && serialize_bits(s, b, 1);
+    };
+    std::uint32_t a = 5, x = 0xABCDE, y = 0x89ABCDEFu, b = 1;
+    Bytes buf(64);
+    auto w = make<RangeWriteStream>(buf);
+    ASSERT_TRUE(fields(*w, a, x, y, b));
+    const std::size_t cost = w->bits_used();
+    EXPECT_EQ(cost, 3u + 52u + 1u);  // every model at 1/2: one bit per modelled bit too
+    EXPECT_EQ(w->coded_bits(), 56u);
+    w->flush();
+    const Bytes bytes(w->data().begin(), w->data().end());
+    EXPECT_EQ(bytes, (Bytes{0xB5, 0x79, 0xB5, 0x13, 0x57, 0x9B, 0xDF}));
+    auto m = make<RangeMeasureStream>();
+    ASSERT_TRUE(fields(*m, a, x, y, b));
+    EXPECT_EQ(m->bits_used(), cost);
+    std::uint32_t a2 = 0, x2 = 0, y2 = 0, b2 = 0;
+    auto r = make<RangeReadStream>(bytes);
+    ASSERT_TRUE(fields(*r, a2, x2, y2, b2));
+    EXPECT_TRUE(r->finish());
+    EXPECT_EQ(r->bits_used(), cost);
+    EXPECT_EQ(std::tie(a2, x2, y2, b2), std::tie(a, x, y, b));
+
+    // The trainer sees the two modelled fields at ordinals 0 and 1 of group 3, and nothing of the uniform
+    // ones.
+    RangeModelTrainer trainer;
+    RangeTrainingStream t(trainer);
+    ASSERT_TRUE(fields(t, a, x, y, b));
+    EXPECT_EQ(trainer.bits(), 4u);
+    const std::vector<RangeModelEntry> seen = trainer.entries(1);
+    ASSERT_FALSE(seen.empty());
+    for (const RangeModelEntry& e : seen) {
+        EXPECT_EQ(e.group, 3u);
+        EXPECT_LE(e.ordinal, 1u);
+    }
+    EXPECT_EQ(seen.back().ordinal, 1u);
+
+    // On the bit-packing streams a uniform field is exactly serialize_bits.
+    Bytes p1(16), p2(16);
+    WriteStream w1(p1), w2(p2);
+    ASSERT_TRUE(serialize_uniform_bits(w1, x, 20) && serialize_uniform_bits(w1, y, 32));
+    ASSERT_TRUE(serialize_bits(w2, x, 20) && serialize_bits(w2, y, 32));
+    w1.flush();
+    w2.flush();
+    EXPECT_EQ(p1, p2);
 }
 
 TEST(RangeCoder, GoldenHashOfALongMixedInput) {

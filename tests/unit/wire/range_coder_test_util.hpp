@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <rewind/wire/context.hpp>
 #include <rewind/wire/range_coder.hpp>
 #include <rewind/wire/serialize.hpp>
 
@@ -34,8 +35,8 @@ struct XorShift {
     bool chance(std::uint32_t percent) { return next() % 100 < percent; }
 };
 
-enum class Kind : int { bits, integer, relative, boolean, varint, context, align };
-constexpr int kKinds = 7;
+enum class Kind : int { bits, integer, relative, boolean, varint, context, align, uniform };
+constexpr int kKinds = 8;
 
 // One field of a schema: its kind and parameters (shared by writer and reader) and its value.
 struct Field {
@@ -72,6 +73,12 @@ bool serialize_field(Stream& s, Field& f) {
             return s.ok();
         case Kind::align:
             return serialize_align(s);
+        case Kind::uniform: {
+            auto v = static_cast<std::uint32_t>(f.u);
+            if (!serialize_uniform_bits(s, v, f.width)) return false;
+            f.u = v;
+            return true;
+        }
     }
     return false;
 }
@@ -110,6 +117,7 @@ inline Field random_field(bool skewed) {
     const bool small = skewed && *rc::gen::inRange(0, 10) < 8;
     switch (f.kind) {
         case Kind::bits:
+        case Kind::uniform:
             f.width = *rc::gen::inRange(0, 33);
             f.u = small ? *rc::gen::inRange<std::uint32_t>(0, 4) : *rc::gen::arbitrary<std::uint32_t>();
             if (f.width < 32) f.u &= (std::uint64_t{1} << f.width) - 1;

@@ -2,6 +2,7 @@
 // the bucket format unchanged on the bit-packing streams.
 #include "range_coder_test_util.hpp"
 
+#include <rewind/wire/range_training.hpp>
 #include <rewind/wire/residual.hpp>
 
 #include <array>
@@ -17,19 +18,20 @@ using range_test::make;
 constexpr std::uint32_t kGroup = 5;
 
 // Every residual of `values` against `refs`, round-tripped through the range coder.
-void round_trip(const std::vector<std::int32_t>& refs, const std::vector<std::int32_t>& values) {
+void round_trip(const std::vector<std::int32_t>& refs, const std::vector<std::int32_t>& values,
+                int modelled_bits = 32) {
     Bytes buf(64 + values.size() * 8);
     auto w = make<RangeWriteStream>(buf);
     for (std::size_t k = 0; k < values.size(); ++k) {
         std::int32_t v = values[k];
-        ASSERT_TRUE(serialize_residual(*w, kGroup, refs[k], v)) << k;
+        ASSERT_TRUE(serialize_residual(*w, kGroup, refs[k], v, 0, modelled_bits)) << k;
     }
     w->flush();
     ASSERT_TRUE(w->ok());
     auto r = make<RangeReadStream>(w->data());
     for (std::size_t k = 0; k < values.size(); ++k) {
         std::int32_t v = 12345;
-        ASSERT_TRUE(serialize_residual(*r, kGroup, refs[k], v)) << k;
+        ASSERT_TRUE(serialize_residual(*r, kGroup, refs[k], v, 0, modelled_bits)) << k;
         EXPECT_EQ(v, values[k]) << "ref " << refs[k];
     }
     EXPECT_TRUE(r->finish());
@@ -58,6 +60,52 @@ RC_GTEST_PROP(Residual, AnyResidualRoundTrips, ()) {
     }
     round_trip(refs, values);
     RC_ASSERT(!::testing::Test::HasFailure());
+}
+
+RC_GTEST_PROP(Residual, AnyResidualRoundTripsWithItsLowBitsUniform, ()) {
+    const auto n = *rc::gen::inRange<std::size_t>(1, 40);
+    const int modelled = *rc::gen::inRange(-2, 35);  // below 0 counts as 0, above 31 as all of them
+    std::vector<std::int32_t> refs, values;
+    for (std::size_t k = 0; k < n; ++k) {
+        refs.push_back(*rc::gen::arbitrary<std::int32_t>());
+        values.push_back(*rc::gen::arbitrary<std::int32_t>());
+    }
+    round_trip(refs, values, modelled);
+    RC_ASSERT(!::testing::Test::HasFailure());
+}
+
+TEST(Residual, LowMantissaBitsAreUniformAndTakeNoSlot) {
+    // d = -300 = -(0b1'0010'1100): class 9, sign 1, mantissa 0b0010'1100 in 8 bits; with two modelled bits
+    // the top two (0b00) go through slot (kGroup, 3 + 9) and the six below (0b10'1100) are uniform bits.
+    Bytes buf(64);
+    auto w = make<RangeWriteStream>(buf);
+    std::int32_t v = 700;
+    ASSERT_TRUE(serialize_residual(*w, kGroup, 1000, v, 0, 2));
+    std::uint32_t after = 1;
+    ASSERT_TRUE(w->serialize_bits(after, 1));  // the next ordinal of the group: 3 + 9 + 1
+    w->flush();
+    Bytes hand_buf(64);
+    auto h = make<RangeWriteStream>(hand_buf);
+    std::uint32_t cls = 9, sign = 1, top = 0, low = 0b10'1100;
+    h->set_context(kGroup, 0);
+    ASSERT_TRUE(h->serialize_bits(cls, 4));
+    h->set_context(kGroup, 2);
+    ASSERT_TRUE(h->serialize_bits(sign, 1));
+    h->set_context(kGroup, 3 + 9);
+    ASSERT_TRUE(h->serialize_bits(top, 2));
+    ASSERT_TRUE(h->serialize_uniform_bits(low, 6));
+    ASSERT_TRUE(h->serialize_bits(after, 1));
+    h->flush();
+    EXPECT_EQ(Bytes(w->data().begin(), w->data().end()), Bytes(h->data().begin(), h->data().end()));
+    EXPECT_EQ(w->coded_bits(), h->coded_bits());
+    // What goes through models: class 4 + sign 1 + the modelled mantissa bits + `after`; all eight by
+    // default.
+    RangeModelTrainer two, all;
+    RangeTrainingStream t2(two), ta(all);
+    ASSERT_TRUE(serialize_residual(t2, kGroup, 1000, v, 0, 2));
+    ASSERT_TRUE(serialize_residual(ta, kGroup, 1000, v));
+    EXPECT_EQ(two.bits(), 4u + 1u + 2u);
+    EXPECT_EQ(all.bits(), 4u + 1u + 8u);
 }
 
 // The class field alone, coded by hand, then what follows it.

@@ -20,7 +20,7 @@ namespace rwd::client_server {
 /// "RWCS": the first field of a connect request; anything else is not our protocol.
 inline constexpr std::uint32_t kProtocolId = 0x52574353u;
 /// Bumped on every incompatible change of this file.
-inline constexpr std::uint32_t kProtocolVersion = 11;
+inline constexpr std::uint32_t kProtocolVersion = 12;
 /// Inputs per input packet: the newest plus the previous 3, for loss redundancy.
 inline constexpr int kInputsPerPacket = 4;
 /// Most entities one snapshot may carry (the decoder refuses more: the count is attacker-controlled).
