@@ -109,7 +109,19 @@ BENCHMARK(BM_BitPackRead)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->Us
 // The same kValues fields through the range coder, one stream per iteration (its setup is part of the cost,
 // as per packet). bytes_per_second counts the packed size, so the rate sits beside BM_BitPack*'s; the values
 // are random, so `ratio` (range-coded size / packed size) is about 1 and the figure is the coder's pure cost.
-void BM_RangeWrite(benchmark::State& state) {
+// The *Uniform variants code the same values as uniform fields (serialize_uniform_bits: no models, up to 16
+// bits a coder step), what a codec uses for bits it knows to be random.
+template <bool Uniform, class Stream>
+bool code_field(Stream& s, std::uint32_t& v, int bits) {
+    if constexpr (Uniform) {
+        return s.serialize_uniform_bits(v, bits);
+    } else {
+        return s.serialize_bits(v, bits);
+    }
+}
+
+template <bool Uniform>
+void range_write(benchmark::State& state) {
     const int bits = static_cast<int>(state.range(0));
     auto values = make_values(bits);
     const std::size_t bytes = (static_cast<std::size_t>(kValues) * bits + 7) / 8;
@@ -119,7 +131,7 @@ void BM_RangeWrite(benchmark::State& state) {
     for (auto _ : state) {
         const auto t0 = Clock::now();
         RangeWriteStream& s = w->emplace(buf);
-        for (std::uint32_t& v : values) s.serialize_bits(v, bits);
+        for (std::uint32_t& v : values) code_field<Uniform>(s, v, bits);
         s.flush();
         benchmark::DoNotOptimize(buf.data());
         benchmark::ClobberMemory();
@@ -129,15 +141,19 @@ void BM_RangeWrite(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
     state.counters["ratio"] = static_cast<double>(encoded) / static_cast<double>(bytes);
 }
+void BM_RangeWrite(benchmark::State& state) { range_write<false>(state); }
+void BM_RangeWriteUniform(benchmark::State& state) { range_write<true>(state); }
 BENCHMARK(BM_RangeWrite)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
+BENCHMARK(BM_RangeWriteUniform)->Arg(8)->Arg(32)->UseManualTime();
 
-void BM_RangeRead(benchmark::State& state) {
+template <bool Uniform>
+void range_read(benchmark::State& state) {
     const int bits = static_cast<int>(state.range(0));
     auto values = make_values(bits);
     const std::size_t bytes = (static_cast<std::size_t>(kValues) * bits + 7) / 8;
     std::vector<std::uint8_t> buf(bytes + bytes / 8 + 64);
     auto w = std::make_unique<RangeWriteStream>(buf);
-    for (std::uint32_t& v : values) w->serialize_bits(v, bits);
+    for (std::uint32_t& v : values) code_field<Uniform>(*w, v, bits);
     w->flush();
     const std::span<const std::uint8_t> encoded = w->data();
     auto r = std::make_unique<std::optional<RangeReadStream>>();
@@ -147,7 +163,7 @@ void BM_RangeRead(benchmark::State& state) {
         std::uint32_t sum = 0;
         for (int i = 0; i < kValues; ++i) {
             std::uint32_t v = 0;
-            (void)s.serialize_bits(v, bits);
+            (void)code_field<Uniform>(s, v, bits);
             sum += v;
         }
         benchmark::DoNotOptimize(sum);
@@ -156,7 +172,10 @@ void BM_RangeRead(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
     state.counters["ratio"] = static_cast<double>(encoded.size()) / static_cast<double>(bytes);
 }
+void BM_RangeRead(benchmark::State& state) { range_read<false>(state); }
+void BM_RangeReadUniform(benchmark::State& state) { range_read<true>(state); }
 BENCHMARK(BM_RangeRead)->Arg(1)->Arg(3)->Arg(8)->Arg(13)->Arg(17)->Arg(32)->UseManualTime();
+BENCHMARK(BM_RangeReadUniform)->Arg(8)->Arg(32)->UseManualTime();
 
 // A typical client input packet: a tick and the 4 latest inputs (redundancy against loss).
 struct InputFrame {
