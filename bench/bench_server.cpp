@@ -1,7 +1,10 @@
 /// Benchmarks of the client-server sessions on the arena: a 64-client server tick with every client's
-/// snapshot (plain or sealed), one packet sealed and opened, its Prometheus page, a client tick whose
-/// reconciliation replays 30 ticks, and a client's rendered frame.
+/// snapshot (plain or sealed), the same tick on a world that grows with the players (field_game.hpp), one
+/// packet sealed and opened, its Prometheus page, a client tick whose reconciliation replays 30 ticks, and a
+/// client's rendered frame.
 #include <arena/arena_game.hpp>
+
+#include "field_game.hpp"
 
 #include <rewind/core/metrics_text.hpp>
 #include <rewind/session/auth/connect_token.hpp>
@@ -15,6 +18,7 @@
 #include <array>
 #include <deque>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -112,16 +116,40 @@ struct Tokens {
     }
 };
 
-/// One server tick with N (second argument) seated clients, each sending its input, and every due snapshot
-/// built (first argument: snapshot rate; third: 1 = range-coded entity lists, the default, 0 = bit-packed,
-/// the previous codec; fourth: 1 = every client acknowledges the snapshot sent 6 ticks (100 ms) before, as
-/// on a 100 ms link, so snapshots are deltas; 0 = nobody acknowledges: every snapshot is full, the worst
-/// case, as while everyone joins or on a link that loses everything; fifth: 1 = the clients connected with
-/// tokens, so every input is opened and every snapshot and event sealed, as in production; sixth: 1 = a
-/// WorldRecorder records every tick, as rewind-server --record does; seventh: 1 = seats are held for lost
-/// links (the default seat_grace: every reliable message is also kept in its seat's resend log), 0 = no
-/// grace).
-void BM_ServerTickClients(benchmark::State& st) {
+/// The arena's tick: its 64 m map for any player count (crowded at 64), every client running and firing,
+/// turning its aim; every client is sent the whole world (no area of interest), as by default.
+struct ArenaTick {
+    using Game = ArenaGame;
+    static arena::State world(int) { return arena::new_match(1); }
+    static void configure(cs::ServerConfig&) {}
+    static void input(ArenaGame::Input& in, Tick next, tr::PeerId p, bool first) {
+        in.move_x = 60;
+        in.buttons = arena::kFire;
+        if (first) in.aim = static_cast<std::uint16_t>(next.value * 97u + p * 1024u);
+    }
+};
+
+/// The same tick at a fixed density: FieldGame's 100 m² per player, and a 16 m area of interest (the lab's),
+/// so each client is sent about as many entities at 8 players as at 64.
+struct FieldTick {
+    using Game = field::FieldGame;
+    static Game::State world(int players) { return Game::new_field(players); }
+    static void configure(cs::ServerConfig& sc) { sc.snapshots.aoi_radius_m = 16.0; }
+    static void input(Game::Input&, Tick, tr::PeerId, bool) {}
+};
+
+/// One server tick of T's world (ArenaTick, FieldTick) with N (second argument) seated clients, each sending
+/// its input, and every due snapshot built (first argument: snapshot rate; third: 1 = range-coded entity
+/// lists, the default, 0 = bit-packed, the previous codec; fourth: 1 = every client acknowledges the snapshot
+/// sent 6 ticks (100 ms) before, as on a 100 ms link, so snapshots are deltas; 0 = nobody acknowledges: every
+/// snapshot is full, the worst case, as while everyone joins or on a link that loses everything; fifth: 1 =
+/// the clients connected with tokens, so every input is opened and every snapshot and event sealed, as in
+/// production; sixth: 1 = a WorldRecorder records every tick, as rewind-server --record does; seventh: 1 =
+/// seats are held for lost links (the default seat_grace: every reliable message is also kept in its seat's
+/// resend log), 0 = no grace).
+template <class T>
+void server_tick(benchmark::State& st) {
+    using G = typename T::Game;
     const bool acks = st.range(3) != 0;
     const bool sealed = st.range(4) != 0;
     std::deque<Tick> sent_ticks;  // snapshot ticks, oldest first
@@ -129,14 +157,18 @@ void BM_ServerTickClients(benchmark::State& st) {
     FakeTransport t;
     cs::ServerConfig sc;
     sc.snapshot_rate_hz = static_cast<int>(st.range(0));
+    T::configure(sc);
     sc.snapshots.range_coded = st.range(2) != 0;
     if (st.range(6) == 0) sc.seat_grace = rwd::Micros{0};
     const Tokens tokens;
     if (sealed) sc.require_token = tokens.requirement();
-    cs::Server<ArenaGame> server(t, sc, arena::new_match(1));
-    auto recorder =
-        cs::WorldRecorder<ArenaGame>::create({"arena", 1, 60}, 60, sc.late_input_replay_ticks).value();
-    if (st.range(5) != 0) server.set_recorder(recorder.get());
+    cs::Server<G> server(t, sc, T::world(static_cast<int>(clients)));
+    std::unique_ptr<cs::WorldRecorder<ArenaGame>> recorder;
+    if constexpr (std::is_same_v<G, ArenaGame>) {
+        recorder =
+            cs::WorldRecorder<ArenaGame>::create({"arena", 1, 60}, 60, sc.late_input_replay_ticks).value();
+        if (st.range(5) != 0) server.set_recorder(recorder.get());
+    }
     Micros now{1'000'000};
     std::vector<std::unique_ptr<rwd::auth::SecureChannel>> channels(clients + 1);
     for (tr::PeerId p = 1; p <= clients; ++p) {
@@ -151,9 +183,9 @@ void BM_ServerTickClients(benchmark::State& st) {
                 rwd::auth::SecureChannel::Side::client);
     }
     server.update(now);
-    cs::InputPacket<ArenaGame::Input> pkt;
+    cs::InputPacket<typename G::Input> pkt;
     pkt.count = 4;
-    for (auto& in : pkt.inputs) in.move_x = 60, in.buttons = arena::kFire;
+    for (auto& in : pkt.inputs) T::input(in, Tick{0}, 0, false);
     std::uint64_t snapshots = 0, snapshot_bytes = 0;
     for (auto _ : st) {
         // The clients' packets are made (and sealed) off the clock: the figure is the server's work alone.
@@ -164,7 +196,7 @@ void BM_ServerTickClients(benchmark::State& st) {
         if (pkt.has_ack) pkt.ack_snapshot_tick = sent_ticks.front();
         for (tr::PeerId p = 1; p <= clients; ++p) {
             pkt.newest_tick = next + 2;
-            pkt.inputs[0].aim = static_cast<std::uint16_t>(next.value * 97u + p * 1024u);
+            T::input(pkt.inputs[0], next, p, true);
             t.deliver(p, pkt, tr::Delivery::unreliable, channels[p].get());
         }
         st.ResumeTiming();
@@ -187,14 +219,23 @@ void BM_ServerTickClients(benchmark::State& st) {
         deltas += server.client_stats(s).snapshots_with_baseline;
     st.counters["delta_share"] = static_cast<double>(deltas) / static_cast<double>(std::max<std::uint64_t>(
                                                                    1, server.stats().snapshots_sent));
+    std::uint64_t relevant = 0;
+    for (int s = 0; s < static_cast<int>(clients); ++s)
+        relevant += server.client_stats(s).snapshot_entities_total;
+    st.counters["entities/snapshot"] =
+        static_cast<double>(relevant) /
+        static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
     st.counters["snapshot_B"] =
         static_cast<double>(snapshot_bytes) /
         static_cast<double>(std::max<std::uint64_t>(1, server.stats().snapshots_sent));
-    if (st.range(5) != 0)
+    if (recorder && st.range(5) != 0)
         st.counters["recorded_B/tick"] = benchmark::Counter(static_cast<double>(recorder->size_bytes()) /
                                                             static_cast<double>(st.iterations()));
-    server.set_recorder(nullptr);
+    if constexpr (std::is_same_v<G, ArenaGame>) server.set_recorder(nullptr);
 }
+
+void BM_ServerTickClients(benchmark::State& st) { server_tick<ArenaTick>(st); }
+void BM_ServerTickField(benchmark::State& st) { server_tick<FieldTick>(st); }
 BENCHMARK(BM_ServerTickClients)
     ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}, {0}, {1}})
     ->Args({30, 64, 1, 1, 0, 0, 0})
@@ -206,6 +247,9 @@ BENCHMARK(BM_ServerTickClients)
     ->Args({30, 64, 1, 0, 1, 0, 1})
     ->Args({30, 8, 1, 1, 0, 1, 1})
     ->Args({30, 64, 1, 1, 0, 1, 1})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ServerTickField)
+    ->ArgsProduct({{30}, {8, 16, 32, 64}, {1, 0}, {1}, {0}, {0}, {1}})
     ->Unit(benchmark::kMicrosecond);
 
 /// Sealing then opening one packet of N bytes (ChaCha20-Poly1305 and the replay window): what encryption adds

@@ -73,12 +73,14 @@ for pct, sym in others:
 
 print("\n## Growth from 8 to 64 players (median of 3, t ~ N^k)\n")
 print("| benchmark | 8 | 16 | 32 | 64 | k (8 to 64) |\n|---|---|---|---|---|---|")
-server = times(bench_server, "BM_ServerTickClients/30/(8|16|32|64)/[01]/1/0/0/1$")
-for codec, label in (("1", "server tick, range-coded"), ("0", "server tick, bit-packed")):
-    row = [server.get(f"BM_ServerTickClients/30/{n}/{codec}/1/0/0/1") for n in (8, 16, 32, 64)]
-    if None in row:
-        continue
-    print(f"| {label} | " + " | ".join(f"{t:.0f} µs" for t in row) + f" | {exponent(row[0], row[3]):.2f} |")
+server = times(bench_server, "BM_ServerTick(Clients|Field)/30/(8|16|32|64)/[01]/1/0/0/1$")
+for bench, world in (("BM_ServerTickClients", "the arena (crowded)"), ("BM_ServerTickField", "fixed density")):
+    for codec, label in (("1", "range-coded"), ("0", "bit-packed")):
+        row = [server.get(f"{bench}/30/{n}/{codec}/1/0/0/1") for n in (8, 16, 32, 64)]
+        if None in row:
+            continue
+        print(f"| server tick, {label}, {world} | " + " | ".join(f"{t:.0f} µs" for t in row) +
+              f" | {exponent(row[0], row[3]):.2f} |")
 arena = times(bench_arena, "BM_Step/(8|64)$")
 if "BM_Step/8" in arena and "BM_Step/64" in arena:
     a8, a64 = arena["BM_Step/8"], arena["BM_Step/64"]
