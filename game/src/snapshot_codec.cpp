@@ -67,7 +67,8 @@ bool serialize_generator(Stream& s, std::array<std::uint64_t, 2>& rng) {
         if (!serialize_uniform_bits(s, lo, 32) || !serialize_uniform_bits(s, hi, 32)) return false;
         if constexpr (Stream::is_reading) rng[0] = (std::uint64_t{hi} << 32) | lo;
         auto inc_lo = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng[1]));
-        auto inc_hi = static_cast<std::uint32_t>(rng[1] >> 32);
+        // On read rng[1] still holds the base's: the high half is 0 unless the flag says otherwise.
+        auto inc_hi = Stream::is_reading ? 0u : static_cast<std::uint32_t>(rng[1] >> 32);
         if (!rwd::wire::serialize_residual(s, kCtxGenerator, 0, inc_lo)) return false;
         rwd::wire::set_context(s, kCtxGenerator, rwd::wire::kResidualOrdinals);
         bool high = inc_hi != 0;

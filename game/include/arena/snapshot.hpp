@@ -108,10 +108,13 @@ enum SnapshotContext : std::uint32_t {
 
 /// Model ordinals inside a field's group (range-coded lists): a field's full form and its delta form code
 /// different things, so they use different slots. Delta mode: the "changed" bit at ordinal 0, the value
-/// from ordinal 1; full form: the value from ordinal kFullOrdinal. The owner-only part's group holds its
-/// "present/changed" bit at 0, then field k's block of kOwnerFieldOrdinals from 1 + 9k: "changed" at its
-/// first ordinal and the value after it, or in full the value from kOwnerFullOffset (the generator's four
-/// 32-bit words fit either way: the last block ends at ordinal 63).
+/// from ordinal 1; full form: the value from ordinal kFullOrdinal. (Score and deaths are residuals, which
+/// need 36 ordinals each: the delta's from 1 to 36, the full form's from 28 to 63; they share slots 28..36
+/// only for a difference of 2^24 or more, which costs nothing but compression.) The owner-only part's group
+/// holds its "present/changed" bit at 0, then field k's block of kOwnerFieldOrdinals from 1 + 9k: "changed"
+/// at its first ordinal and the value after it, or in full the value from kOwnerFullOffset (the generator's
+/// words take no slot of this group on a range stream: uniform bits and group kCtxGenerator; the bit-packed
+/// streams have no slots).
 inline constexpr std::uint32_t kFullOrdinal = 48;
 inline constexpr std::uint32_t kOwnerFieldOrdinals = 9;
 inline constexpr std::uint32_t kOwnerFullOffset = 5;

@@ -68,7 +68,7 @@ bool serialize_residual(Stream& s, std::uint32_t group, std::int32_t reference, 
             const auto mantissa =
                 static_cast<std::uint32_t>(magnitude & ((std::uint64_t{1} << width_bits) - 1));
             std::uint32_t top = mantissa >> uniform;
-            std::uint32_t low = mantissa & ((std::uint32_t{1} << uniform) - 1);  // uniform <= 27
+            std::uint32_t low = mantissa & ((std::uint32_t{1} << uniform) - 1);  // uniform <= 31
             if (!s.serialize_bits(top, modelled)) return false;
             if (uniform > 0 && !serialize_uniform_bits(s, low, uniform)) return false;
             const std::int64_t m = static_cast<std::int64_t>((std::uint64_t{1} << width_bits) |

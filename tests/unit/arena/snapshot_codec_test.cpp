@@ -160,13 +160,8 @@ EntitySnapshot unusual_player() {
     return v;
 }
 
-TEST(SnapshotCodec, GeneratorCountsAndCoordinatesRoundTripOnTheRangeCoder) {
-    const EntitySnapshot v = unusual_player();
-    EntitySnapshot base = v;
-    base.x = 0;
-    base.score = 7;
-    base.deaths = -1;
-    base.rng = {5, 0x11};
+// `v` in full and against `base` in one range-coded message, decoded back.
+void range_round_trip(const EntitySnapshot& v, const EntitySnapshot& base) {
     std::vector<std::uint8_t> buf(512);
     auto w = std::make_unique<rwd::wire::RangeWriteStream>(buf);
     EntitySnapshot a = v, b = v;
@@ -180,6 +175,26 @@ TEST(SnapshotCodec, GeneratorCountsAndCoordinatesRoundTripOnTheRangeCoder) {
     EXPECT_TRUE(r->finish());
     EXPECT_EQ(full, v);
     EXPECT_EQ(delta, v);
+}
+
+TEST(SnapshotCodec, GeneratorCountsAndCoordinatesRoundTripOnTheRangeCoder) {
+    const EntitySnapshot v = unusual_player();
+    EntitySnapshot base = v;
+    base.x = 0;
+    base.score = 7;
+    base.deaths = -1;
+    base.rng = {5, 0x11};
+    range_round_trip(v, base);
+    // The increment's high half going back to zero, alone and with the state: the reader starts from the
+    // base's value and must not keep its high half.
+    EntitySnapshot low = v;
+    low.rng[1] = 0x11;
+    range_round_trip(low, v);
+    low.rng[0] = 99;
+    range_round_trip(low, v);
+    EntitySnapshot other_high = v;
+    other_high.rng[1] = 0x0001'0000'0000'0011ull;
+    range_round_trip(other_high, v);
 }
 
 TEST(SnapshotCodec, RangeCodedOutOfRangeCoordinatesAndASecondGeneratorEncodingAreRefused) {
