@@ -1,7 +1,6 @@
 /// The arena's entity codec (full and delta forms), compiled once for every stream type rewind serializes
 /// with.
 #include <array>
-#include <bit>
 #include <cstdint>
 
 #include <rewind/wire/context.hpp>
@@ -35,9 +34,6 @@ bool serialize_aim(Stream& s, std::uint16_t& aim, const EntitySnapshot* base) {
 
 /// Score and deaths in full are residuals from 0 (range-coded lists), their ordinals from here to 63.
 constexpr std::uint32_t kFullCountOrdinal = 64 - rwd::wire::kResidualOrdinals;
-/// A coordinate's low bits that a range-coded full form codes as uniform bits (1024 units: a metre).
-constexpr int kCoordinateUniformBits = 10;
-
 /// A position residual's mantissa bits below its top four carry no pattern: they are uniform bits.
 constexpr int kPositionModelledBits = 4;
 
@@ -81,41 +77,6 @@ bool serialize_generator(Stream& s, std::array<std::uint64_t, 2>& rng) {
         return true;
     } else {
         return rwd::wire::serialize_uint64(s, rng[0]) && rwd::wire::serialize_uint64(s, rng[1]);
-    }
-}
-
-/// A coordinate in [0, kArenaSize] in full on a range stream: its top bits through the slot's models, its
-/// low kCoordinateUniformBits (under a metre) as uniform bits.
-template <class Stream>
-bool serialize_coordinate(Stream& s, std::int32_t& v) {
-    if constexpr (!Stream::is_reading) {
-        if (v < 0 || v > kArenaSize) return s.fail(rwd::Errc::value_out_of_range), false;
-    }
-    constexpr int kTopBits = std::bit_width(static_cast<std::uint32_t>(kArenaSize)) - kCoordinateUniformBits;
-    auto top = static_cast<std::uint32_t>(v) >> kCoordinateUniformBits;
-    auto low = static_cast<std::uint32_t>(v) & ((1u << kCoordinateUniformBits) - 1);
-    if (!s.serialize_bits(top, kTopBits) ||
-        !rwd::wire::serialize_uniform_bits(s, low, kCoordinateUniformBits))
-        return false;
-    if constexpr (Stream::is_reading) {
-        const std::uint32_t value = (top << kCoordinateUniformBits) | low;
-        if (value > static_cast<std::uint32_t>(kArenaSize))
-            return s.fail(rwd::Errc::value_out_of_range), false;
-        v = static_cast<std::int32_t>(value);
-    }
-    return true;
-}
-
-/// Position and velocity in full: serialize_motion(), but on a range stream the coordinates' low bits are
-/// uniform bits.
-template <class Stream>
-bool serialize_motion_fields(Stream& s, EntitySnapshot& v) {
-    if constexpr (rwd::wire::kModelsContext<Stream>) {
-        using rwd::wire::serialize_int;
-        return serialize_coordinate(s, v.x) && serialize_coordinate(s, v.y) &&
-               serialize_int(s, v.vx, -kMaxSpeed, kMaxSpeed) && serialize_int(s, v.vy, -kMaxSpeed, kMaxSpeed);
-    } else {
-        return serialize_motion(s, v);
     }
 }
 
@@ -244,8 +205,8 @@ template <class Stream>
 bool serialize(Stream& s, EntitySnapshot& v) {
     if constexpr (Stream::is_reading) v = EntitySnapshot{};
     rwd::wire::set_context(s, kCtxFull);
-    return rwd::wire::serialize_enum(s, v.kind, EntityKind::kProjectile) &&
-           detail::serialize_motion_fields(s, v) && detail::serialize_kind_fields(s, v, nullptr);
+    return rwd::wire::serialize_enum(s, v.kind, EntityKind::kProjectile) && detail::serialize_motion(s, v) &&
+           detail::serialize_kind_fields(s, v, nullptr);
 }
 
 template <class Stream>

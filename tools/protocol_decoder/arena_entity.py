@@ -13,7 +13,6 @@ OWNER_GROUP, PROJECTILE_GROUP, FULL_GROUP, DELTA_GROUP, GENERATOR_GROUP = 12, 13
 FULL_ORDINAL = 48  # where a player field's full form sits in its group
 FULL_COUNT_ORDINAL = 28  # range-coded: where score and deaths in full start (a residual from 0)
 POSITION_MODELLED = 4  # range-coded: the modelled mantissa bits of a position residual
-COORDINATE_UNIFORM = 10  # range-coded: the uniform low bits of a coordinate in full
 
 
 def blank_entity():
@@ -31,16 +30,6 @@ def read_count(s, name, group, base):
     if base is None:
         return read_residual(s, group, FULL_COUNT_ORDINAL, 0, name)
     return read_residual(s, group, 1, base[name], name)
-
-
-def read_coordinate(s, name):
-    """x or y in full: bit-packed int(0, 65536); range-coded its top 7 bits, then 10 uniform bits."""
-    if not s.range_coded:
-        return read_int(s, 0, 65536, name)
-    v = (s.bits(7, name) << COORDINATE_UNIFORM) | s.uniform(COORDINATE_UNIFORM, name + " low bits")
-    if v > 65536:
-        raise DecodeError("value_out_of_range", f"{name} = {v}")
-    return v
 
 
 def read_generator(s):
@@ -88,8 +77,8 @@ def read_entity_full(s):
     e = blank_entity()
     s.set_context(FULL_GROUP, 0)
     e["kind"] = read_int(s, 0, 1, "kind")
-    e["x"] = read_coordinate(s, "x")
-    e["y"] = read_coordinate(s, "y")
+    e["x"] = read_int(s, 0, 65536, "x")
+    e["y"] = read_int(s, 0, 65536, "y")
     e["vx"] = read_int(s, -256, 256, "vx")
     e["vy"] = read_int(s, -256, 256, "vy")
     if e["kind"] == PROJECTILE:

@@ -23,7 +23,8 @@ void set_context(Stream& s, std::uint32_t group, std::uint32_t ordinal = 0) noex
 }
 
 /// `value` in `bits` bits (0..32), for bits that are close to uniformly random (the low bits of a large
-/// residual, a generator's state, the low bits of an absolute position). On a range stream (a member
+/// residual, a generator's state). Bits that are only usually random (an absolute position's low bits, which
+/// a wall or a spawn point makes exact) code smaller through the models. On a range stream (a member
 /// serialize_uniform_bits()) they are coded at probability 1/2 each, up to 16 in one coder step and without a
 /// model slot: a model would gain nothing on them and costs a coder step per bit. On every other stream
 /// exactly s.serialize_bits(value, bits). Writer and reader must make the same calls in the same order.

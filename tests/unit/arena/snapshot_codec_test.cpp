@@ -145,7 +145,7 @@ TEST(SnapshotCodec, ADeltaThatChangesNothingItClaimsIsRefused) {
 }
 
 // A player with every field the range coder codes its own way: a generator whose increment has a high half,
-// large and negative counts, a position at the arena's far edge.
+// large and negative counts; and a position at the arena's far edge.
 EntitySnapshot unusual_player() {
     EntitySnapshot v;
     v.kind = EntityKind::kPlayer;
@@ -177,7 +177,7 @@ void range_round_trip(const EntitySnapshot& v, const EntitySnapshot& base) {
     EXPECT_EQ(delta, v);
 }
 
-TEST(SnapshotCodec, GeneratorCountsAndCoordinatesRoundTripOnTheRangeCoder) {
+TEST(SnapshotCodec, GeneratorAndCountsRoundTripOnTheRangeCoder) {
     const EntitySnapshot v = unusual_player();
     EntitySnapshot base = v;
     base.x = 0;
@@ -200,12 +200,11 @@ TEST(SnapshotCodec, GeneratorCountsAndCoordinatesRoundTripOnTheRangeCoder) {
 TEST(SnapshotCodec, RangeCodedOutOfRangeCoordinatesAndASecondGeneratorEncodingAreRefused) {
     using rwd::wire::set_context;
     std::vector<std::uint8_t> buf(256);
-    {  // a full entity whose x decodes to kArenaSize + 1: top bits 64, low bits 1
+    {  // a full entity whose x decodes to kArenaSize + 1 (17 bits can hold it)
         auto w = std::make_unique<rwd::wire::RangeWriteStream>(buf);
         set_context(*w, kCtxFull);
-        std::uint32_t kind = 0, top = kArenaSize >> 10, low = 1;
-        ASSERT_TRUE(w->serialize_bits(kind, 1) && w->serialize_bits(top, 7) &&
-                    w->serialize_uniform_bits(low, 10));
+        std::uint32_t kind = 0, x = kArenaSize + 1;
+        ASSERT_TRUE(w->serialize_bits(kind, 1) && w->serialize_bits(x, 17));
         w->flush();
         auto r = std::make_unique<rwd::wire::RangeReadStream>(w->data());
         EntitySnapshot v;
