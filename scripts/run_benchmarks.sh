@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every benchmark executable in a build folder and keeps their JSON next to the console output.
+# Runs every benchmark executable in a build folder, keeps their JSON next to the console output, and ends with
+# the summary of scripts/bench_summary.py (streams against the raw packer, the server tick's growth).
 set -euo pipefail
 build=$1
 shopt -s nullglob
@@ -10,3 +11,4 @@ for b in "$build"/bench/bench_*; do
   echo "== $name"
   "$b" --benchmark_out="$build/bench-results/$name.json" --benchmark_out_format=json
 done
+python3 "$(dirname "$0")/bench_summary.py" "$build"
