@@ -1,6 +1,7 @@
 /// wire::serialize_residual(): an int32 sent as its difference from a value both sides predict.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -61,9 +62,7 @@ bool serialize_residual(Stream& s, std::uint32_t group, std::int32_t reference, 
             s.set_context(group, first + 3 + n);
             // The mantissa's top bits carry the class's skew; the ones below are as good as random.
             const auto width_bits = static_cast<int>(n - 1);
-            const int modelled = modelled_bits < 0            ? 0
-                                 : modelled_bits < width_bits ? modelled_bits
-                                                              : width_bits;
+            const int modelled = std::clamp(modelled_bits, 0, width_bits);
             const int uniform = width_bits - modelled;
             const auto mantissa =
                 static_cast<std::uint32_t>(magnitude & ((std::uint64_t{1} << width_bits) - 1));
