@@ -7,6 +7,7 @@
 #include "cs_reconnect.hpp"
 #include "cs_recording.hpp"
 #include "model.hpp"
+#include "task_pool.hpp"
 
 #include "client/net_recording_config.hpp"
 
@@ -87,17 +88,18 @@ ModelResult run_client_server(const LabOptions& o) {
     const auto down = down_link(o).value();
     const Passes p = plan(o, up, down);
     CsFigures f;
-    f.main = run_pass(p.main);
-    f.zero_latency = run_pass(p.zero);
-    f.shared_step = run_pass(p.shared);
-    f.loss_10 = run_pass(p.loss);
-    f.bandwidth_64 = run_pass(bandwidth_pass_for(o));
     ReconnectPassConfig rc;
     rc.seed = o.seed;
     rc.up = up;
     rc.down = down;
     rc.stream = o.stream();
-    const ReconnectFigures reconnect = run_reconnect_pass(rc);
+    ReconnectFigures reconnect;
+    const PassConfig bandwidth = bandwidth_pass_for(o);
+    // Independent matches, each on its own seeded network: the longest first.
+    run_tasks({[&] { f.main = run_pass(p.main); }, [&] { f.bandwidth_64 = run_pass(bandwidth); },
+               [&] { f.loss_10 = run_pass(p.loss); }, [&] { f.zero_latency = run_pass(p.zero); },
+               [&] { f.shared_step = run_pass(p.shared); }, [&] { reconnect = run_reconnect_pass(rc); }},
+              o.jobs);
 
     CsRules rules;
     rules.tick_rate = o.tick_rate;

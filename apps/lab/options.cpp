@@ -203,6 +203,11 @@ void add_options(CLI::App& app, LabOptions& o) {
                    "re-run a rewind-client --record-net recording offline instead of a model: compares every "
                    "datagram the client sends and its whole correction log with the recording; exit 0 when "
                    "they are the same");
+    app.add_option("--jobs", o.jobs,
+                   "client-server passes run at once, each on its own thread (0: one per core, 1: one after "
+                   "another); every figure but the wall times is the same")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
     app.add_flag("--quiet", o.quiet, "print only the graded checklist (no header, no notes)");
     app.add_flag("--verbose", o.verbose,
                  "print everything measured behind each item and its target, and the per-peer tables (the "

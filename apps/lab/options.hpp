@@ -62,6 +62,7 @@ struct LabOptions {
     std::string html_path;              ///< write a one-page HTML summary here (empty: none)
     std::string replay_path;            ///< write the match's replay or world recording here
     std::string replay_net_path;        ///< re-run this rewind-client network recording instead of a model
+    int jobs = 0;                       ///< passes run at once (0: one per core); the figures do not change
     bool quiet = false;                 ///< print only the verdict table
     bool verbose = false;               ///< print everything measured per item, and the wide tables
 
