@@ -211,6 +211,28 @@ TEST(Weapons, ProjectileHitsPlayerButNotItsOwner) {
     EXPECT_NEAR(t, (meters(6) - kPlayerRadius - kRocketRadius) / kRocketSpeed + 1, 1);
 }
 
+TEST(Weapons, ProjectileReachIsExactBesideItsPath) {
+    // A rocket flying east passes slot 1 exactly at reach (player radius + rocket radius: no hit) and then
+    // slot 2 one unit closer (a hit), each level with one of its sub-steps.
+    constexpr std::int32_t kReach = kPlayerRadius + kRocketRadius;
+    const std::int32_t x0 = meters(20), y0 = meters(40);
+    State s = staged({{0, Point{x0, y0}},
+                      {1, Point{x0 + 8 * kRocketSpeed, y0 + kReach}},
+                      {2, Point{x0 + 12 * kRocketSpeed, y0 - (kReach - 1)}}});
+    step(s, only(0, fire(kAltFire)));
+    ASSERT_TRUE(s.projectiles[0][0].active());
+    ASSERT_EQ(s.projectiles[0][0].vx, kRocketSpeed);
+    ASSERT_EQ(s.projectiles[0][0].vy, 0);
+    int t = 0;
+    while (s.projectiles[0][0].active() && t < 100) {
+        step(s, Inputs{});
+        ++t;
+    }
+    EXPECT_EQ(t, 12);
+    EXPECT_EQ(s.players[1].hp, kMaxHp);
+    EXPECT_EQ(s.players[2].hp, kMaxHp - kRocketDamage);
+}
+
 TEST(Weapons, ProjectileStopsAtWalls) {
     const Box w = thin_wall(true);
     const std::int32_t y = (w.min_y + w.max_y) / 2;
