@@ -54,12 +54,12 @@ void Match::sample_staleness(const Seat& s, Micros now) {
         if (e.id == own) continue;
         const double dx = e.snap.x - me->snap.x, dy = e.snap.y - me->snap.y;
         if (radius > 0 && dx * dx + dy * dy > radius * radius) continue;
-        behind_newest_ms_.push_back(static_cast<double>(newest - ticks[i]) * tick_ms);
+        behind_newest_ms_.add(static_cast<double>(newest - ticks[i]) * tick_ms);
         // The arrival of the snapshot with that tick (the kept ticks ascend; an older tick takes the oldest).
         auto a = std::lower_bound(s.arrivals.begin(), s.arrivals.end(), ticks[i],
                                   [](const auto& p, rwd::Tick t) { return p.first < t; });
         if (a == s.arrivals.end()) a = std::prev(s.arrivals.end());
-        since_arrival_ms_.push_back(static_cast<double>((now - a->second).count) / 1000.0);
+        since_arrival_ms_.add(static_cast<double>((now - a->second).count) / 1000.0);
     }
 }
 

@@ -415,8 +415,8 @@ void Match::finish() {
     fig_.channel.loss = cfg_.down.expected_loss();
     fig_.channel.snapshot_gap_ms = distribution(gaps_ms_);
     fig_.staleness.snapshot_interval_ms = 1000.0 / cfg_.snapshot_rate;
-    fig_.staleness.behind_newest_ms = distribution(behind_newest_ms_);
-    fig_.staleness.since_arrival_ms = distribution(since_arrival_ms_);
+    fig_.staleness.behind_newest_ms = behind_newest_ms_.distribution();
+    fig_.staleness.since_arrival_ms = since_arrival_ms_.distribution();
     fig_.channel.max_snapshot_gap_ms = fig_.channel.snapshot_gap_ms.max;
 
     shots_.finish(fig_.shots, tick_ms);

@@ -8,6 +8,7 @@
 #include "cs_probe.hpp"
 #include "cs_recording.hpp"
 #include "cs_shots.hpp"
+#include "sample_runs.hpp"
 #include "sealed_endpoint.hpp"
 
 #include <arena/arena_game.hpp>
@@ -146,7 +147,7 @@ private:
     // Samples gathered while running (second half of the match unless noted).
     std::vector<double> offsets_, leads_, rtts_, delays_, buffers_, kbps_down_, kbps_up_;
     std::vector<double> errors_, movement_errors_, own_errors_, gaps_ms_;
-    std::vector<double> behind_newest_ms_, since_arrival_ms_;  // staleness samples (StalenessFigures)
+    SampleRuns behind_newest_ms_, since_arrival_ms_;  // staleness samples (StalenessFigures)
     std::vector<double> input_depths_, input_targets_, rewind_limits_, offset_targets_;
     PassFigures fig_;
 };
