@@ -207,11 +207,24 @@ bool SimEndpoint::bare_packet_due(Micros now, const Peer& p) const {
     return p.ack_pending || now - p.last_sent >= config_.keepalive_interval;
 }
 
-bool SimEndpoint::has_due(Micros now, const Peer& p, Micros timeout) const {
+bool SimEndpoint::has_due(Micros now, Peer& p, Micros timeout) const {
     if (!p.unreliable_out.empty() || bare_packet_due(now, p)) return true;
+    if (p.reliable_out.empty()) return false;
+    Peer::QuietWindow& q = p.quiet;
+    if (q.valid && q.front == p.reliable_out.front().id && q.size == p.reliable_out.size() &&
+        (!q.any_sent || now - q.oldest_sent < timeout))
+        return false;  // the same queue as the last quiet scan, and its oldest send not yet timed out
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
-    for (std::size_t i = 0; i < window; ++i)
-        if (message_due(p.reliable_out[i], now, timeout)) return true;
+    q = Peer::QuietWindow{true, p.reliable_out.front().id, p.reliable_out.size(), false, Micros{}};
+    for (std::size_t i = 0; i < window; ++i) {
+        const OutMessage& m = p.reliable_out[i];
+        if (message_due(m, now, timeout)) {
+            q.valid = false;
+            return true;
+        }
+        if (!m.acked && (!q.any_sent || m.last_sent < q.oldest_sent))
+            q.any_sent = true, q.oldest_sent = m.last_sent;
+    }
     return false;
 }
 

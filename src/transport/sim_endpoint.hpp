@@ -91,7 +91,7 @@ private:
     // Whether a packet with no message is due: an ack owed, or the keepalive interval passed.
     [[nodiscard]] bool bare_packet_due(Micros now, const Peer& p) const;
     // Whether flush() has anything to send now: a message, a due retransmission, an ack or a keepalive.
-    [[nodiscard]] bool has_due(Micros now, const Peer& p, Micros timeout) const;
+    [[nodiscard]] bool has_due(Micros now, Peer& p, Micros timeout) const;
     void flush(Micros now, Peer& p);
     // Sends `packet` (its header space first) with the reliable message ids it carries; packet is left empty.
     void emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids,
