@@ -8,8 +8,9 @@
 #include <rewind/session/client_server/message_codec.hpp>
 #include <rewind/transport/transport.hpp>
 
-#include <deque>
+#include <cstddef>
 #include <map>
+#include <vector>
 
 namespace soak {
 
@@ -50,7 +51,6 @@ public:
         if (!cs::decode_message(data, e).ok()) return s;
         Stream& st = streams_[seat->second];
         st.before.push_back(st.ledger);
-        if (st.before.size() > kRollback) st.before.pop_front();
         st.ledger.add(e.sequence, e.type, e.tick, e.payload);
         c.expected = e.sequence + 1;
         c.previous_tick = e.tick;
@@ -80,9 +80,31 @@ public:
 private:
     /// Ledger states kept per seat to roll back to a comeback's resend point.
     static constexpr std::size_t kRollback = 4096;
+    /// The last kRollback ledgers pushed, in a ring allocated whole when the seat's stream starts: the soak's
+    /// own bookkeeping stays flat, so its heap check sees what the library does, not this history filling.
+    class LedgerRing {
+    public:
+        LedgerRing() : slots_(kRollback) {}
+        /// Adds `l` as the newest, dropping the oldest when kRollback are kept.
+        void push_back(const EventLedger& l) {
+            slots_[(first_ + size_) % kRollback] = l;
+            if (size_ < kRollback) {
+                ++size_;
+            } else {
+                first_ = (first_ + 1) % kRollback;
+            }
+        }
+        [[nodiscard]] bool empty() const { return size_ == 0; }
+        [[nodiscard]] const EventLedger& back() const { return slots_[(first_ + size_ - 1) % kRollback]; }
+        void pop_back() { --size_; }
+
+    private:
+        std::vector<EventLedger> slots_;
+        std::size_t first_ = 0, size_ = 0;
+    };
     struct Stream {
         EventLedger ledger;
-        std::deque<EventLedger> before;  // the ledger before each of the newest messages
+        LedgerRing before;  // the ledger before each of the newest messages
     };
     void on_accept(rwd::transport::PeerId peer, const rwd::client_server::ConnectAccept& acc) {
         seat_of_[peer] = acc.slot;

@@ -216,6 +216,28 @@ TEST(CsSync, ShotOnScreenRegistersWithinTheRewindCapButNotBeyond) {
 
 namespace {
 
+TEST(CsSync, TheCorrectionLogKeepsTheNewestAndCountsEveryOne) {
+    const std::uint64_t seed = 25;
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    Match<> m(seed, link(50, 0));
+    m.client_config.correction_log_size = 3;
+    m.connect_client();
+    ASSERT_TRUE(m.run_until_playing());
+    auto& c = m.client(0);
+    c.set_input(move(100, 0));
+    m.run(Micros{1'000'000});
+    ASSERT_EQ(c.stats().corrections, 0u);
+    // Five nudges of 1..5 cm, each corrected on its own.
+    for (int k = 1; k <= 5; ++k) {
+        m.server->state().players[static_cast<std::size_t>(c.slot())].y += 10 * k;
+        m.run(Micros{300'000});
+    }
+    ASSERT_GE(c.stats().corrections, 5u);
+    ASSERT_EQ(c.corrections().size(), 3u);
+    EXPECT_NEAR(c.corrections().back().error_m, 0.05, 0.001);  // the newest kept
+    EXPECT_LT(c.corrections().front().tick.value, c.corrections().back().tick.value);
+}
+
 TEST(CsSync, SmallCorrectionsAreSmoothedLargeOnesSnap) {
     const std::uint64_t seed = 24;
     SCOPED_TRACE("seed=" + std::to_string(seed));
