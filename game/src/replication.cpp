@@ -43,6 +43,19 @@ EntitySnapshot snapshot_of(const Player& p) {
     return e;
 }
 
+// A projectile's record, as capture() lists it.
+EntitySnapshot projectile_snapshot(int owner, const Projectile& pr) {
+    EntitySnapshot e;
+    e.kind = EntityKind::kProjectile;
+    e.owner = static_cast<std::uint8_t>(owner);
+    e.x = pr.x;
+    e.y = pr.y;
+    e.vx = pr.vx;
+    e.vy = pr.vy;
+    e.ttl = pr.ttl;
+    return e;
+}
+
 // The inverse of snapshot_of, holding every field to what step() can produce: the records may come from the
 // network, and step() must never see a position outside the arena or a timer beyond its maximum.
 Player player_of(const EntitySnapshot& e) {
@@ -79,20 +92,28 @@ void ArenaGame::capture(const State& s, std::vector<EntityRecord>& out) {
         const std::size_t first = out.size();
         for (const Projectile& pr : s.projectiles[owner]) {
             if (!pr.active()) continue;
-            EntitySnapshot e;
-            e.kind = EntityKind::kProjectile;
-            e.owner = static_cast<std::uint8_t>(owner);
-            e.x = pr.x;
-            e.y = pr.y;
-            e.vx = pr.vx;
-            e.vy = pr.vy;
-            e.ttl = pr.ttl;
-            out.push_back({projectile_entity_id(owner, pr.serial), e});
+            out.push_back({projectile_entity_id(owner, pr.serial), projectile_snapshot(owner, pr)});
         }
         // At most kProjectilesPerPlayer records per owner: a tiny sort keeps the whole list ordered by id.
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                   [](const EntityRecord& a, const EntityRecord& b) { return a.id < b.id; });
     }
+}
+
+std::optional<ArenaGame::EntitySnapshot> ArenaGame::capture_entity(const State& s, std::uint32_t id) {
+    if (id < static_cast<std::uint32_t>(kMaxPlayers)) {
+        const Player& p = s.players[id];
+        if (!p.present()) return std::nullopt;
+        return snapshot_of(p);
+    }
+    if (id < kProjectileIdBase) return std::nullopt;
+    const std::uint32_t owner = (id - kProjectileIdBase) >> 16u;
+    if (owner >= static_cast<std::uint32_t>(kMaxPlayers)) return std::nullopt;
+    const auto serial = static_cast<std::uint16_t>((id - kProjectileIdBase) & 0xFFFFu);
+    for (const Projectile& pr : s.projectiles[owner]) {
+        if (pr.active() && pr.serial == serial) return projectile_snapshot(static_cast<int>(owner), pr);
+    }
+    return std::nullopt;
 }
 
 void ArenaGame::restore(State& s, std::span<const EntityRecord> entities) {

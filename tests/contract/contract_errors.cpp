@@ -53,6 +53,9 @@ struct Game {
 #if defined(CASE_HALF_DIFF)
     static std::string_view field_name(int) { return "x"; }
 #endif
+#if defined(CASE_MISTYPED_CAPTURE_ENTITY)
+    static EntitySnapshot capture_entity(const State&, std::uint32_t) { return {}; }
+#endif
 };
 
 template <class Stream>

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -83,6 +84,8 @@ struct ArenaGame {
 
     /// Every entity (players, then projectiles), sorted by id.
     static void capture(const State& s, std::vector<EntityRecord>& out);
+    /// The record capture() lists for entity `id`, nullopt if none (the client's own player each tick).
+    static std::optional<EntitySnapshot> capture_entity(const State& s, std::uint32_t id);
     /// A state for client prediction from entities (untrusted: ids and values are checked and clamped).
     static void restore(State& s, std::span<const EntityRecord> entities);
     /// Entity id of the player in `slot`.

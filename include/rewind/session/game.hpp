@@ -9,6 +9,7 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -164,7 +165,7 @@ concept HasShotStamp = HasLagCompensation<G> &&
 ///   }; capture(State, vector<EntityRecord>&) sorted by id; restore(State&, span<const EntityRecord>);
 ///   player_entity(slot); ADL: serialize(Stream&, EntitySnapshot&).
 /// Optional (game_hooks.hpp): interpolate, serialize_delta, diff_fields and field_name, position_error_q,
-/// kMetersPerUnit, render_position_m and with_render_offset, and the snapshot hooks below.
+/// kMetersPerUnit, render_position_m and with_render_offset, capture_entity, and the snapshot hooks below.
 template <class G>
 concept ReplicatedGame = ServerGame<G> && requires {
     typename G::EntitySnapshot;
@@ -189,6 +190,16 @@ concept ReplicatedGame = ServerGame<G> && requires {
 template <class G>
 concept HasRemoteInput = requires(const typename G::State& s, int slot) {
     { G::remote_input(s, slot) } -> std::same_as<typename G::Input>;
+};
+
+/// Optional hook of a ReplicatedGame: `capture_entity(const State&, uint32 id) ->
+/// std::optional<EntitySnapshot>`, what capture() lists for entity `id` (nullopt when it lists none), without
+/// capturing the rest. The client then keeps only its own player's snapshot of each predicted tick, not
+/// kHistory whole worlds, and finds its player without capturing the world. Without it the client keeps the
+/// worlds and captures them.
+template <class G>
+concept HasCaptureEntity = requires(const typename G::State& s, std::uint32_t id) {
+    { G::capture_entity(s, id) } -> std::same_as<std::optional<typename G::EntitySnapshot>>;
 };
 
 /// Optional hook of a ReplicatedGame: `interpolate(a, b, float t)` for t in [0, 1], what remote entities are

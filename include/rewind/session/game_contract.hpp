@@ -168,6 +168,10 @@ consteval bool replicated_game() {
         "rewind: position_error_q has the wrong signature: `static std::int64_t position_error_q(const "
         "EntitySnapshot&, const EntitySnapshot&)` (docs/GUIDE.md, \"Optional hooks\")");
     static_assert(
+        !requires { &G::capture_entity; } || HasCaptureEntity<G>,
+        "rewind: capture_entity has the wrong signature: `static std::optional<EntitySnapshot> "
+        "capture_entity(const State&, std::uint32_t id)` (docs/GUIDE.md, \"Optional hooks\")");
+    static_assert(
         !requires { &G::remote_input; } || HasRemoteInput<G>,
         "rewind: remote_input has the wrong signature: `static Input remote_input(const State&, int slot)` "
         "(docs/GUIDE.md, \"Optional hooks\")");

@@ -4,11 +4,14 @@
 
 #include <rewind/session/game.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace rwd {
 
@@ -145,6 +148,24 @@ std::int64_t position_error_q(const typename G::EntitySnapshot& a, const typenam
         return static_cast<std::int64_t>(G::position_error_q(a, b));
     else
         return (void)a, (void)b, 0;
+}
+
+/// What G::capture() lists for entity `id` of `s` (nullopt if nothing): G::capture_entity(), else the whole
+/// world captured into `scratch` and searched.
+template <ReplicatedGame G>
+std::optional<typename G::EntitySnapshot> capture_entity(const typename G::State& s, std::uint32_t id,
+                                                         std::vector<typename G::EntityRecord>& scratch) {
+    if constexpr (HasCaptureEntity<G>) {
+        return (void)scratch, G::capture_entity(s, id);
+    } else {
+        G::capture(s, scratch);
+        const auto it = std::lower_bound(scratch.begin(), scratch.end(), id,
+                                         [](const typename G::EntityRecord& e, std::uint32_t v) {
+                                             return static_cast<std::uint32_t>(e.id) < v;
+                                         });
+        if (it == scratch.end() || static_cast<std::uint32_t>(it->id) != id) return std::nullopt;
+        return it->snap;
+    }
 }
 
 /// The input a client predicts for the remote player in `slot`: G::remote_input(), else a default Input.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -97,6 +98,34 @@ TEST(Replication, CaptureIsSortedWithStableIds) {
     }
     EXPECT_NE(first_projectile, 0u);
     EXPECT_EQ(ArenaGame::player_entity(5), 5u);
+}
+
+TEST(Replication, CaptureEntityIsWhatCaptureListsForThatId) {
+    Match m(11, 24);  // seats 24..63 empty
+    int projectiles_seen = 0;
+    for (int t = 0; t < 300; ++t) {
+        ArenaGame::step(m.state, m.inputs(), nullptr);
+        Records recs;
+        ArenaGame::capture(m.state, recs);
+        for (const auto& r : recs) {
+            const auto one = ArenaGame::capture_entity(m.state, r.id);
+            ASSERT_TRUE(one.has_value()) << "id " << r.id << " tick " << t;
+            ASSERT_EQ(*one, r.snap) << "id " << r.id << " tick " << t;
+            if (r.id >= kProjectileIdBase) ++projectiles_seen;
+        }
+        // Ids capture() does not list: empty seats, other serials of a live projectile's owner, junk.
+        for (std::uint32_t id : {30u, 63u, 64u, 255u, kProjectileIdBase + (70u << 16), 0xFFFFFFFFu})
+            ASSERT_FALSE(ArenaGame::capture_entity(m.state, id).has_value()) << "id " << id;
+        for (const auto& r : recs) {
+            const std::uint32_t next = r.id + 1;  // the owner's next serial: listed only if it flies too
+            const bool listed =
+                std::any_of(recs.begin(), recs.end(), [&](const auto& o) { return o.id == next; });
+            if (r.id >= kProjectileIdBase && !listed) {
+                ASSERT_FALSE(ArenaGame::capture_entity(m.state, next).has_value()) << "id " << next;
+            }
+        }
+    }
+    EXPECT_GT(projectiles_seen, 0);
 }
 
 template <class Fn>

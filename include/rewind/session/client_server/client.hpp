@@ -9,6 +9,7 @@
 #include <rewind/session/client_server/client_phase.hpp>
 #include <rewind/session/client_server/config.hpp>
 #include <rewind/session/client_server/detail/client_core.hpp>
+#include <rewind/session/client_server/detail/predicted_history.hpp>
 #include <rewind/session/client_server/detail/snapshot_receiver.hpp>
 #include <rewind/session/client_server/message_registry.hpp>
 #include <rewind/session/client_server/resume_ticket.hpp>
@@ -235,14 +236,8 @@ private:
     Input input_{};
     State state_{};  // predicted world at tick() - 1 (after the last predicted tick)
     SequenceBuffer<Input, kHistory, Tick> inputs_;
-    using StateHistory = SequenceBuffer<State, kHistory, Tick>;
-    // (*states_)[t]: the world after applying the input for t. kHistory worlds can weigh megabytes: held on
-    // the heap and allocated at the first prediction, so a client that never plays never pays for them.
-    std::unique_ptr<StateHistory> states_;
-    StateHistory& state_history() {
-        if (!states_) states_ = std::make_unique<StateHistory>();
-        return *states_;
-    }
+    // The own player after applying the input for t (or the whole world, for a game without capture_entity).
+    detail::PredictedHistory<G, kHistory> history_;
     Snapshot latest_{};
     Snapshot incoming_{};
     std::vector<Tick> refreshed_;       // newest_snapshot_value_ticks(), one per entity of latest_

@@ -89,7 +89,7 @@ void Client<G>::restart_prediction(bool was_playing) {
     const auto predicted_before = was_playing ? own_entity() : std::nullopt;
     reconcile_due_ = false;  // rebuilt from the newest snapshot here
     inputs_.reset();
-    if (states_) states_->reset();
+    history_.reset();
     G::restore(state_, std::span<const EntityRecord>(latest_.entities));
     predicted_state_changed();
     has_first_input_ = false;
@@ -113,7 +113,7 @@ void Client<G>::predict_one(State& s, Tick t) {
     const Input* own = inputs_.find(t);
     if (slot >= 0 && own) in[static_cast<std::size_t>(slot)] = *own;
     hooks::step<G>(s, std::span<const Input>(in));
-    state_history().insert(t, s);
+    history_.remember(t, s, slot, scratch_);
 }
 
 template <class G>

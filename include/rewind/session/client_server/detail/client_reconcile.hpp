@@ -20,11 +20,11 @@ std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const Enti
 
 template <class G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_entity() const {
-    // G::capture copies the whole world: do it once per predicted state (every change of state_ calls
-    // predicted_state_changed()), not once per question.
+    // Without G::capture_entity this captures the whole world: do it once per predicted state (every change
+    // of state_ calls predicted_state_changed()), not once per question.
     if (!own_fresh_ || own_slot_ != core_.slot()) {
-        G::capture(state_, scratch_);
-        own_ = own_in(scratch_);
+        const int slot = core_.slot();
+        own_ = slot >= 0 ? hooks::capture_entity<G>(state_, G::player_entity(slot), scratch_) : std::nullopt;
         own_fresh_ = true;
         own_slot_ = core_.slot();
     }
@@ -67,11 +67,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     ++stats.reconciliations;
     const auto auth = own_in(snap.entities);
     std::optional<EntitySnapshot> predicted;
-    if (snap.has_input)
-        if (const State* at = states_ ? states_->find(snap.last_input_tick) : nullptr) {
-            G::capture(*at, scratch_);
-            predicted = own_in(scratch_);
-        }
+    if (snap.has_input) predicted = history_.own_at(snap.last_input_tick, core_.slot(), scratch_);
     const auto predicted_before = own_entity();
 
     // Rebuild the world from the server's and replay every input it has not applied yet.
@@ -80,7 +76,7 @@ void Client<G>::reconcile(const Snapshot& snap, Micros now) {
     G::restore(s, std::span<const EntityRecord>(snap.entities));
     Tick start = has_first_input_ ? first_input_tick_ : tick;
     if (snap.has_input) {
-        if (snap.last_input_tick < tick) state_history().insert(snap.last_input_tick, s);
+        if (snap.last_input_tick < tick) history_.remember(snap.last_input_tick, s, core_.slot(), scratch_);
         if (snap.last_input_tick + 1 > start) start = snap.last_input_tick + 1;
     }
     if (tick - start > static_cast<std::int32_t>(kHistory) - 1)
