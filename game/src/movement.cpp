@@ -1,6 +1,7 @@
 // Player movement: input to velocity (acceleration, friction, dash), sub-stepped wall collision, push-apart.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "arena/constants.hpp"
@@ -192,14 +193,27 @@ void separate_players(State& s) {
     std::array<std::int32_t, kMaxPlayers> py{};
     constexpr std::int64_t kMinDist = 2 * std::int64_t{kPlayerRadius};
     bool any = false;
+    // The alive players' slots and positions, in slot order: the pairs below go in the same order as over
+    // every slot, without visiting the empty and dead ones.
+    std::array<int, kMaxPlayers> slot{};
+    std::array<std::int32_t, kMaxPlayers> ax{};
+    std::array<std::int32_t, kMaxPlayers> ay{};
+    int alive = 0;
     for (int i = 0; i < kMaxPlayers; ++i) {
-        const Player& a = s.players[i];
-        if (!a.alive()) continue;
-        for (int j = i + 1; j < kMaxPlayers; ++j) {
-            const Player& b = s.players[j];
-            if (!b.alive()) continue;
-            const std::int64_t dx = std::int64_t{b.x} - a.x;
-            const std::int64_t dy = std::int64_t{b.y} - a.y;
+        if (!s.players[i].alive()) continue;
+        slot[static_cast<std::size_t>(alive)] = i;
+        ax[static_cast<std::size_t>(alive)] = s.players[i].x;
+        ay[static_cast<std::size_t>(alive)] = s.players[i].y;
+        ++alive;
+    }
+    for (int m = 0; m < alive; ++m) {
+        const auto um = static_cast<std::size_t>(m);
+        const int i = slot[um];
+        for (int n = m + 1; n < alive; ++n) {
+            const auto un = static_cast<std::size_t>(n);
+            const int j = slot[un];
+            const std::int64_t dx = std::int64_t{ax[un]} - ax[um];
+            const std::int64_t dy = std::int64_t{ay[un]} - ay[um];
             if (dx >= kMinDist || dx <= -kMinDist || dy >= kMinDist || dy <= -kMinDist) continue;
             const std::int64_t d2 = dx * dx + dy * dy;
             if (d2 >= kMinDist * kMinDist) continue;

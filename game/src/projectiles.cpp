@@ -17,13 +17,13 @@ namespace {
 /// A player a projectile may hit this tick: alive, where it stands (nothing moves a player while projectiles
 /// fly, and nobody dies or revives before process_deaths).
 struct Target {
-    std::int32_t x = 0, y = 0;
-    int slot = 0;
+    std::int32_t x, y;
+    int slot;
 };
 
-/// The alive players in slot order, the first `count` of `all`.
+/// The alive players in slot order, the first `count` of `all` (the rest is never read, so never cleared).
 struct Targets {
-    std::array<Target, kMaxPlayers> all{};
+    std::array<Target, kMaxPlayers> all;
     int count = 0;
 };
 
@@ -67,7 +67,7 @@ void update_projectiles(State& s, TickScratch& scratch) {
     for (int i = 0; i < kMaxPlayers; ++i)
         if (s.players[i].alive())
             alive.all[static_cast<std::size_t>(alive.count++)] = Target{s.players[i].x, s.players[i].y, i};
-    std::array<Target, kMaxPlayers> near{};
+    std::array<Target, kMaxPlayers> near;  // filled by near_path() before each read
     for (int owner = 0; owner < kMaxPlayers; ++owner) {
         for (Projectile& pr : s.projectiles[owner]) {
             if (!pr.active()) continue;
