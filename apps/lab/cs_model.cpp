@@ -13,8 +13,11 @@
 
 #include <rewind/session/client_server/config.hpp>
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace lab {
 
@@ -95,6 +98,9 @@ ModelResult run_client_server(const LabOptions& o) {
     rc.stream = o.stream();
     ReconnectFigures reconnect;
     const PassConfig bandwidth = bandwidth_pass_for(o);
+    // libsodium starts here, once, before any pass: a server draws its resume key from it, and its lazy start
+    // is not safe from two threads.
+    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to start");
     // Independent matches, each on its own seeded network: the longest first.
     run_tasks({[&] { f.main = run_pass(p.main); }, [&] { f.bandwidth_64 = run_pass(bandwidth); },
                [&] { f.loss_10 = run_pass(p.loss); }, [&] { f.zero_latency = run_pass(p.zero); },

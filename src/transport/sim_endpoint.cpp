@@ -101,6 +101,7 @@ Status SimEndpoint::send(PeerId peer, Delivery delivery, std::span<const std::ui
     m.id = p->next_message_id++;
     m.data.assign(data.begin(), data.end());
     p->reliable_out.push_back(std::move(m));
+    p->quiet.valid = false;  // a new message: has_due() scans again
     return {};
 }
 
@@ -211,11 +212,10 @@ bool SimEndpoint::has_due(Micros now, Peer& p, Micros timeout) const {
     if (!p.unreliable_out.empty() || bare_packet_due(now, p)) return true;
     if (p.reliable_out.empty()) return false;
     Peer::QuietWindow& q = p.quiet;
-    if (q.valid && q.front == p.reliable_out.front().id && q.size == p.reliable_out.size() &&
-        (!q.any_sent || now - q.oldest_sent < timeout))
+    if (q.valid && (!q.any_sent || now - q.oldest_sent < timeout))
         return false;  // the same queue as the last quiet scan, and its oldest send not yet timed out
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
-    q = Peer::QuietWindow{true, p.reliable_out.front().id, p.reliable_out.size(), false, Micros{}};
+    q = Peer::QuietWindow{true, false, Micros{}};
     for (std::size_t i = 0; i < window; ++i) {
         const OutMessage& m = p.reliable_out[i];
         if (message_due(m, now, timeout)) {
@@ -275,7 +275,10 @@ void SimEndpoint::flush(Micros now, Peer& p) {
         wire_.recycle(std::move(packet));
     // The stream delivers what it was given, in order: a written reliable message is never sent again.
     if (stream_)
-        while (!p.reliable_out.empty() && p.reliable_out.front().sent) p.reliable_out.pop_front();
+        while (!p.reliable_out.empty() && p.reliable_out.front().sent) {
+            p.reliable_out.pop_front();
+            p.quiet.valid = false;
+        }
 }
 
 void SimEndpoint::emit(Micros now, Peer& p, std::vector<std::uint8_t>& packet, std::vector<std::uint16_t> ids,

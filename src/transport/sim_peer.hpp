@@ -149,14 +149,13 @@ struct Peer {
     std::uint64_t seen_transmissions = 0, seen_retransmissions = 0;  // the stream's counters, last update
     LossWindow stream_loss;               // of the stream's segment copies: lost (sent again) or not
     std::deque<OutMessage> reliable_out;  // ordered by id, front = oldest not yet acked
-    // SimEndpoint::has_due()'s memo of a scan of the reliable window that found nothing due: the queue it
-    // scanned (its front id and length: any push or pop changes one of them) and the earliest send time of a
-    // message in the window not yet acked. Sends and acks since then can only make that time earlier than
-    // the real earliest, so until the queue changes no message can be due before oldest_sent + timeout.
+    // SimEndpoint::has_due()'s memo of a scan of the reliable window that found nothing due: the earliest
+    // send time of a message in it not yet acked. Every push to reliable_out and every pop from it clears
+    // `valid`. Until then, sends only move a message's time later and acks only remove messages, so the
+    // remembered time is never later than the real earliest: no message can be due before oldest_sent +
+    // timeout.
     struct QuietWindow {
         bool valid = false;
-        std::uint16_t front = 0;
-        std::size_t size = 0;
         bool any_sent = false;  // an unacked message had been sent (oldest_sent is set)
         Micros oldest_sent{};
     };

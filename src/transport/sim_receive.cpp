@@ -153,7 +153,10 @@ void SimEndpoint::process_acks(Micros now, Peer& p, const Header& h, bool fresh)
             if (index < p.reliable_out.size()) p.reliable_out[index].acked = true;
         }
     }
-    while (!p.reliable_out.empty() && p.reliable_out.front().acked) p.reliable_out.pop_front();
+    while (!p.reliable_out.empty() && p.reliable_out.front().acked) {
+        p.reliable_out.pop_front();
+        p.quiet.valid = false;  // the window moved: has_due() scans again
+    }
 }
 
 void SimEndpoint::deliver_reliable(Peer& p, std::uint16_t id, std::span<const std::uint8_t> data) {
