@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # The figures `make bench` is read for, from the JSON it just wrote: the wire streams against the raw bit packer
-# and memcpy, and the server tick at 8 to 64 clients with its fitted exponent k (t ~ N^k) in both worlds.
+# and memcpy, the server tick at 8 to 64 clients with its fitted exponent k (t ~ N^k) in both worlds, and the
+# lab's wall time per pass.
 import json, math, os, sys
 
 results = os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", "bench-results")
@@ -54,3 +55,18 @@ if all(e and d for _, e, d in rows):
     for label, e, d in rows:
         print(f"{label:<36} encode {e['us_per_client'] * 1e6:.2f} us, {e['delta_bytes']:.0f} B; "
               f"decode {d['us_per_snapshot'] * 1e6:.2f} us")  # the counters are in seconds
+
+lab = []
+for players in (63, 8):
+    path = os.path.join(results, f"lab_{players}.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            lab.append((players, json.load(f)["figures"]["passes"]))
+if lab:
+    print("\nrewind-lab, checklist, seed 1: wall seconds per pass (the passes run at once, one per core)")
+    for players, passes in lab:
+        main = passes["main"]
+        others = ", ".join(f"{name} {p['wall_s']:.1f}" for name, p in passes.items()
+                           if name != "main" and isinstance(p, dict) and "wall_s" in p)
+        print(f"{players:>2} players: main {main['wall_s']:.1f} s for {main['simulated_s']:.0f} simulated s "
+              f"({main['simulated_s'] / main['wall_s']:.1f}x real time); {others}")
