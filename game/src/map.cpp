@@ -2,6 +2,7 @@
 #include "arena/map.hpp"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "arena/constants.hpp"
@@ -50,6 +51,33 @@ constexpr std::array<Point, 16> kSpawns{{
     {m(26), m(4)},
     {m(38), m(60)},
 }};
+
+// walls_near()'s grid: 4 m cells over the arena, each with the walls whose box widened by kWallsNearRadius
+// touches the cell (closed on both sides, so a point on a cell's edge is covered either way).
+constexpr std::int32_t kWallCell = 4 * kUnitsPerMeter;
+constexpr int kWallCells = kArenaSize / kWallCell;
+static_assert(kWallCells * kWallCell == kArenaSize, "the grid covers the arena exactly");
+static_assert(kWalls.size() <= 32, "a wall mask is 32 bits");
+
+constexpr std::array<std::uint32_t, kWallCells * kWallCells> make_wall_grid() {
+    std::array<std::uint32_t, kWallCells * kWallCells> grid{};
+    for (int cy = 0; cy < kWallCells; ++cy) {
+        for (int cx = 0; cx < kWallCells; ++cx) {
+            const std::int64_t lx = std::int64_t{cx} * kWallCell, hx = lx + kWallCell;
+            const std::int64_t ly = std::int64_t{cy} * kWallCell, hy = ly + kWallCell;
+            for (std::size_t k = 0; k < kWalls.size(); ++k) {
+                const Box& b = kWalls[k];
+                if (b.max_x + std::int64_t{kWallsNearRadius} >= lx &&
+                    b.min_x - std::int64_t{kWallsNearRadius} <= hx &&
+                    b.max_y + std::int64_t{kWallsNearRadius} >= ly &&
+                    b.min_y - std::int64_t{kWallsNearRadius} <= hy)
+                    grid[static_cast<std::size_t>(cy * kWallCells + cx)] |= std::uint32_t{1} << k;
+            }
+        }
+    }
+    return grid;
+}
+constexpr auto kWallGrid = make_wall_grid();
 
 // Entry/exit along one axis of the slab test; false if the ray is parallel and outside.
 bool slab(std::int64_t origin, std::int64_t dir, std::int64_t lo, std::int64_t hi, std::int64_t& t_enter,
@@ -123,9 +151,18 @@ bool line_of_sight(Point from, Point to) {
     return ray_walls(r) >= r.length;
 }
 
+std::uint32_t walls_near(std::int32_t x, std::int32_t y) {
+    constexpr std::uint32_t kEvery = (std::uint32_t{1} << kWalls.size()) - 1;
+    if (x < 0 || y < 0 || x >= kArenaSize || y >= kArenaSize) return kEvery;
+    return kWallGrid[static_cast<std::size_t>((y / kWallCell) * kWallCells + x / kWallCell)];
+}
+
 bool circle_hits_wall(std::int32_t x, std::int32_t y, std::int32_t r) {
     const std::int64_t rr = std::int64_t{r} * r;
-    for (const Box& b : kWalls) {
+    const std::uint32_t near = r <= kWallsNearRadius ? walls_near(x, y) : ~std::uint32_t{0};
+    for (std::size_t k = 0; k < kWalls.size(); ++k) {
+        if ((near >> k & 1u) == 0) continue;
+        const Box& b = kWalls[k];
         const std::int64_t cx = x < b.min_x ? b.min_x : (x > b.max_x ? b.max_x : x);
         const std::int64_t cy = y < b.min_y ? b.min_y : (y > b.max_y ? b.max_y : y);
         const std::int64_t dx = x - cx;

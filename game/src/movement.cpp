@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "arena/constants.hpp"
 #include "arena/fixed_math.hpp"
@@ -70,7 +71,17 @@ void resolve_box(const Box& b, std::int32_t& x, std::int32_t& y, std::int32_t& v
 }
 
 void resolve_walls(std::int32_t& x, std::int32_t& y, std::int32_t& vx, std::int32_t& vy) {
-    for (const Box& b : walls()) resolve_box(b, x, y, vx, vy);
+    static_assert(kPlayerRadius <= kWallsNearRadius, "walls_near() must cover a player");
+    // Every wall in order, as if each were tried: one walls_near() leaves out cannot touch the player where
+    // it is now (resolve_box would change nothing), and a push that moves the player asks again.
+    const std::span<const Box> all = walls();
+    std::uint32_t near = walls_near(x, y);
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        if ((near >> k & 1u) == 0) continue;
+        const std::int32_t ox = x, oy = y;
+        resolve_box(all[k], x, y, vx, vy);
+        if (x != ox || y != oy) near = walls_near(x, y);
+    }
 }
 
 void update_velocity(Player& p, const Input& in) {

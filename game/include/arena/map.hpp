@@ -54,4 +54,10 @@ bool line_of_sight(Point from, Point to);
 /// True if a circle of radius r at (x, y) overlaps any wall.
 bool circle_hits_wall(std::int32_t x, std::int32_t y, std::int32_t r);
 
+/// The largest radius walls_near() answers for.
+inline constexpr std::int32_t kWallsNearRadius = 512;
+/// Bit k set for every wall k (of walls()) that a circle of radius <= kWallsNearRadius at (x, y) may overlap:
+/// a wall whose bit is clear cannot. From a precomputed 4 m grid; every wall outside the arena.
+std::uint32_t walls_near(std::int32_t x, std::int32_t y);
+
 }  // namespace arena

@@ -1,15 +1,25 @@
 // Player-vs-player push-apart and the map's own sanity (spawn points clear, walls inside the arena).
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "arena/fixed_math.hpp"
+#include "arena/map.hpp"
 #include "arena_test_util.hpp"
 
 namespace arena::test {
 namespace {
 
 std::int64_t gap(const Player& a, const Player& b) { return length_of(a.x - b.x, a.y - b.y); }
+
+// Whether a circle of radius r at (x, y) overlaps box b (the test circle_hits_wall makes for each wall).
+bool circle_hits_wall_box(std::int32_t x, std::int32_t y, std::int32_t r, const Box& b) {
+    const std::int64_t cx = x < b.min_x ? b.min_x : (x > b.max_x ? b.max_x : x);
+    const std::int64_t cy = y < b.min_y ? b.min_y : (y > b.max_y ? b.max_y : y);
+    return (x - cx) * (x - cx) + (y - cy) * (y - cy) < std::int64_t{r} * r;
+}
 
 TEST(Collision, OverlappingPlayersArePushedApart) {
     const Point a{meters(40), meters(44)};
@@ -80,6 +90,33 @@ TEST(Map, WallsAreInsideTheArenaAndIncludeThinOnes) {
         thin += t == kThinWallThickness ? 1 : 0;
     }
     EXPECT_GE(thin, 2);
+}
+
+TEST(Map, WallsNearNamesEveryWallACircleThereCanTouch) {
+    // Every point of a fine grid over the arena and 2 m around it, and each cell edge and the unit beside it:
+    // a wall a circle of the largest radius there overlaps must be in walls_near()'s mask.
+    const auto walls_list = walls();
+    std::vector<std::int32_t> coords;
+    for (std::int32_t v = -meters(2); v <= kArenaSize + meters(2); v += 61) coords.push_back(v);
+    for (std::int32_t edge = 0; edge <= kArenaSize; edge += meters(4))
+        for (std::int32_t d : {-1, 0, 1}) coords.push_back(edge + d);
+    std::uint64_t touching = 0, left_out = 0;
+    for (std::int32_t x : coords) {
+        for (std::int32_t y : coords) {
+            const std::uint32_t near = walls_near(x, y);
+            for (std::size_t k = 0; k < walls_list.size(); ++k) {
+                const std::uint32_t bit = std::uint32_t{1} << k;
+                if (!circle_hits_wall_box(x, y, kWallsNearRadius, walls_list[k])) {
+                    if ((near & bit) == 0) ++left_out;
+                    continue;
+                }
+                ++touching;
+                ASSERT_NE(near & bit, 0u) << "wall " << k << " at (" << x << ", " << y << ")";
+            }
+        }
+    }
+    EXPECT_GT(touching, 10'000u);
+    EXPECT_GT(left_out, 10 * touching);  // the mask does leave most walls out
 }
 
 TEST(Map, RaysStopAtWalls) {
