@@ -212,18 +212,17 @@ bool SimEndpoint::has_due(Micros now, Peer& p, Micros timeout) const {
     if (!p.unreliable_out.empty() || bare_packet_due(now, p)) return true;
     if (p.reliable_out.empty()) return false;
     Peer::QuietWindow& q = p.quiet;
-    if (q.valid && (!q.any_sent || now - q.oldest_sent < timeout))
+    if (q.valid && now - q.oldest_sent < timeout)
         return false;  // the same queue as the last quiet scan, and its oldest send not yet timed out
     const std::size_t window = std::min(p.reliable_out.size(), kReliableWindow);
-    q = Peer::QuietWindow{true, false, Micros{}};
+    q = Peer::QuietWindow{true, p.reliable_out.front().last_sent};
     for (std::size_t i = 0; i < window; ++i) {
         const OutMessage& m = p.reliable_out[i];
         if (message_due(m, now, timeout)) {
             q.valid = false;
             return true;
         }
-        if (!m.acked && (!q.any_sent || m.last_sent < q.oldest_sent))
-            q.any_sent = true, q.oldest_sent = m.last_sent;
+        if (!m.acked && m.last_sent < q.oldest_sent) q.oldest_sent = m.last_sent;
     }
     return false;
 }

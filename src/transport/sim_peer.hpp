@@ -150,13 +150,12 @@ struct Peer {
     LossWindow stream_loss;               // of the stream's segment copies: lost (sent again) or not
     std::deque<OutMessage> reliable_out;  // ordered by id, front = oldest not yet acked
     // SimEndpoint::has_due()'s memo of a scan of the reliable window that found nothing due: the earliest
-    // send time of a message in it not yet acked. Every push to reliable_out and every pop from it clears
-    // `valid`. Until then, sends only move a message's time later and acks only remove messages, so the
-    // remembered time is never later than the real earliest: no message can be due before oldest_sent +
-    // timeout.
+    // send time of a message in it not yet acked (the front one always is: acked fronts are popped, and an
+    // unsent one would have been due). Every push to reliable_out and every pop from it clears `valid`. Until
+    // then, sends only move a message's time later and acks only remove messages, so the remembered time is
+    // never later than the real earliest: no message can be due before oldest_sent + timeout.
     struct QuietWindow {
         bool valid = false;
-        bool any_sent = false;  // an unacked message had been sent (oldest_sent is set)
         Micros oldest_sent{};
     };
     QuietWindow quiet;

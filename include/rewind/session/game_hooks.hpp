@@ -150,6 +150,18 @@ std::int64_t position_error_q(const typename G::EntitySnapshot& a, const typenam
         return (void)a, (void)b, 0;
 }
 
+/// Entity `id` of `records` (sorted by id, as capture() lists them), or nullopt.
+template <ReplicatedGame G>
+std::optional<typename G::EntitySnapshot> record_of(std::span<const typename G::EntityRecord> records,
+                                                    std::uint32_t id) {
+    const auto it = std::lower_bound(records.begin(), records.end(), id,
+                                     [](const typename G::EntityRecord& e, std::uint32_t v) {
+                                         return static_cast<std::uint32_t>(e.id) < v;
+                                     });
+    if (it == records.end() || static_cast<std::uint32_t>(it->id) != id) return std::nullopt;
+    return it->snap;
+}
+
 /// What G::capture() lists for entity `id` of `s` (nullopt if nothing): G::capture_entity(), else the whole
 /// world captured into `scratch` and searched.
 template <ReplicatedGame G>
@@ -159,12 +171,7 @@ std::optional<typename G::EntitySnapshot> capture_entity(const typename G::State
         return (void)scratch, G::capture_entity(s, id);
     } else {
         G::capture(s, scratch);
-        const auto it = std::lower_bound(scratch.begin(), scratch.end(), id,
-                                         [](const typename G::EntityRecord& e, std::uint32_t v) {
-                                             return static_cast<std::uint32_t>(e.id) < v;
-                                         });
-        if (it == scratch.end() || static_cast<std::uint32_t>(it->id) != id) return std::nullopt;
-        return it->snap;
+        return record_of<G>(std::span<const typename G::EntityRecord>(scratch), id);
     }
 }
 

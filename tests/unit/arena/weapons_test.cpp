@@ -17,6 +17,16 @@ State duel(double dx) {
     return staged({{0, Point{meters(20), meters(40)}}, {1, Point{meters(20 + dx), meters(40)}}});
 }
 
+// Steps with no input until slot 0's first projectile is gone (at most 100 ticks); returns the ticks taken.
+int fly_out(State& s) {
+    int t = 0;
+    while (s.projectiles[0][0].active() && t < 100) {
+        step(s, Inputs{});
+        ++t;
+    }
+    return t;
+}
+
 Input fire(std::uint8_t buttons = kFire) {
     Input in;
     in.buttons = buttons;
@@ -200,11 +210,7 @@ TEST(Weapons, ProjectileHitsPlayerButNotItsOwner) {
     State s = duel(6);
     step(s, only(0, fire(kAltFire)));
     ASSERT_TRUE(s.projectiles[0][0].active());
-    int t = 0;
-    while (s.projectiles[0][0].active() && t < 100) {
-        step(s, Inputs{});
-        ++t;
-    }
+    const int t = fly_out(s);
     EXPECT_EQ(s.players[1].hp, kMaxHp - kRocketDamage);
     EXPECT_EQ(s.players[0].hp, kMaxHp);
     // Reached the target's surface: (6 m - 0.5 m - 0.15 m) at kRocketSpeed per tick.
@@ -223,11 +229,7 @@ TEST(Weapons, ProjectileReachIsExactBesideItsPath) {
     ASSERT_TRUE(s.projectiles[0][0].active());
     ASSERT_EQ(s.projectiles[0][0].vx, kRocketSpeed);
     ASSERT_EQ(s.projectiles[0][0].vy, 0);
-    int t = 0;
-    while (s.projectiles[0][0].active() && t < 100) {
-        step(s, Inputs{});
-        ++t;
-    }
+    const int t = fly_out(s);
     EXPECT_EQ(t, 12);
     EXPECT_EQ(s.players[1].hp, kMaxHp);
     EXPECT_EQ(s.players[2].hp, kMaxHp - kRocketDamage);
@@ -238,11 +240,7 @@ TEST(Weapons, ProjectileStopsAtWalls) {
     const std::int32_t y = (w.min_y + w.max_y) / 2;
     State s = staged({{0, Point{w.min_x - meters(3), y}}, {1, Point{w.max_x + meters(2), y}}});
     step(s, only(0, fire(kAltFire)));
-    int t = 0;
-    while (s.projectiles[0][0].active() && t < 100) {
-        step(s, Inputs{});
-        ++t;
-    }
+    const int t = fly_out(s);
     EXPECT_LT(t, 20);
     EXPECT_EQ(s.players[1].hp, kMaxHp);
 }

@@ -216,17 +216,22 @@ TEST(CsSync, ShotOnScreenRegistersWithinTheRewindCapButNotBeyond) {
 
 namespace {
 
+// One client playing and running east for a second on a clean link: nothing to correct yet.
+void run_one_uncorrected(Match<>& m) {
+    m.connect_client();
+    ASSERT_TRUE(m.run_until_playing());
+    m.client(0).set_input(move(100, 0));
+    m.run(Micros{1'000'000});
+    ASSERT_EQ(m.client(0).stats().corrections, 0u);
+}
+
 TEST(CsSync, TheCorrectionLogKeepsTheNewestAndCountsEveryOne) {
     const std::uint64_t seed = 25;
     SCOPED_TRACE("seed=" + std::to_string(seed));
     Match<> m(seed, link(50, 0));
     m.client_config.correction_log_size = 3;
-    m.connect_client();
-    ASSERT_TRUE(m.run_until_playing());
+    ASSERT_NO_FATAL_FAILURE(run_one_uncorrected(m));
     auto& c = m.client(0);
-    c.set_input(move(100, 0));
-    m.run(Micros{1'000'000});
-    ASSERT_EQ(c.stats().corrections, 0u);
     // Five nudges of 1..5 cm, each corrected on its own.
     for (int k = 1; k <= 5; ++k) {
         m.server->state().players[static_cast<std::size_t>(c.slot())].y += 10 * k;
@@ -242,12 +247,8 @@ TEST(CsSync, SmallCorrectionsAreSmoothedLargeOnesSnap) {
     const std::uint64_t seed = 24;
     SCOPED_TRACE("seed=" + std::to_string(seed));
     Match<> m(seed, link(50, 0));
-    m.connect_client();
-    ASSERT_TRUE(m.run_until_playing());
+    ASSERT_NO_FATAL_FAILURE(run_one_uncorrected(m));
     auto& c = m.client(0);
-    c.set_input(move(100, 0));
-    m.run(Micros{1'000'000});
-    ASSERT_EQ(c.stats().corrections, 0u);
 
     // The server nudges the player 50 units (5 cm): a small correction, drawn smoothly.
     m.server->state().players[static_cast<std::size_t>(c.slot())].y += 50;

@@ -11,11 +11,7 @@ template <class G>
 std::optional<typename G::EntitySnapshot> Client<G>::own_in(std::span<const EntityRecord> entities) const {
     const int slot = core_.slot();
     if (slot < 0) return std::nullopt;
-    const std::uint32_t id = G::player_entity(slot);
-    auto it = std::lower_bound(entities.begin(), entities.end(), id,
-                               [](const EntityRecord& e, std::uint32_t v) { return e.id < v; });
-    if (it == entities.end() || it->id != id) return std::nullopt;
-    return it->snap;
+    return hooks::record_of<G>(entities, G::player_entity(slot));
 }
 
 template <class G>
